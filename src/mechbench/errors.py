@@ -1,0 +1,41 @@
+"""Exceptions raised by mechbench, one class per kind of failure.
+
+Every message says what was wrong and where (``link L3: point P9 does not exist``), so that the
+text can be shown to a user or fed back to a model as is.
+"""
+
+from __future__ import annotations
+
+
+class MechbenchError(Exception):
+    """Base class of every error mechbench raises on purpose."""
+
+
+class ModelFormatError(MechbenchError, ValueError):
+    """A structural model does not follow the FrameCalc format.
+
+    ``problems`` holds one line per problem found, each naming the element concerned.
+    """
+
+    def __init__(self, problems: list[str] | str):
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        if len(self.problems) == 1:
+            message = self.problems[0]
+        else:
+            message = f"{len(self.problems)} problems: " + "; ".join(self.problems)
+        super().__init__(message)
+
+
+class ModelTooLargeError(ModelFormatError):
+    """A model exceeds the documented size limits of the solver."""
+
+
+class UnstableStructureError(MechbenchError):
+    """The structure is a mechanism: some part of it can move without deforming.
+
+    ``moving`` lists the points (by id) that take part in the mechanism, largest motion first.
+    """
+
+    def __init__(self, message: str, moving: list[str] | None = None):
+        self.moving = list(moving or [])
+        super().__init__(message)
