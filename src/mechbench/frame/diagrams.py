@@ -10,6 +10,7 @@ shared positions are listed once with the value just after the load.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 
 import numpy as np
 
@@ -29,7 +30,7 @@ def sample_positions(length: float, cuts: list[float]) -> np.ndarray:
     """Sample positions s (m from A): 500 per segment between cuts, shared ends listed once."""
     bounds = [0.0, *cuts, length]
     parts = [np.linspace(bounds[0], bounds[1], SAMPLES_PER_SEGMENT)]
-    for start, end in zip(bounds[1:-1], bounds[2:], strict=True):
+    for start, end in pairwise(bounds[1:]):
         parts.append(np.linspace(start, end, SAMPLES_PER_SEGMENT)[1:])
     return np.concatenate(parts)
 

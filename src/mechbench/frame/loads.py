@@ -19,7 +19,7 @@ def cos_sin_deg(angle_deg: float) -> tuple[float, float]:
     """cos and sin of an angle in degrees, exact at multiples of 90° (so 90° gives exactly (0, 1))."""
     quarter = angle_deg / 90.0
     if quarter == round(quarter):
-        return ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))[int(round(quarter)) % 4]
+        return ((1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0))[round(quarter) % 4]
     radians = math.radians(angle_deg)
     return math.cos(radians), math.sin(radians)
 
@@ -52,7 +52,9 @@ class ResolvedLoads:
     span: SpanLoads
 
 
-def resolve_loads(model: FrameModel, link_geometry: dict[str, tuple[float, float, float, float]]) -> ResolvedLoads:
+def resolve_loads(
+    model: FrameModel, link_geometry: dict[str, tuple[float, float, float, float]]
+) -> ResolvedLoads:
     """Turn every load of ``model`` into nodal or local span loads.
 
     ``link_geometry`` maps link id to (index, length, cos α, sin α).

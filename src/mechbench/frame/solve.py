@@ -29,7 +29,12 @@ SUPPORT_STIFFNESS = 1e12
 # round-off pivots (~1e-15); the most flexible realistic frames stay above ~1e-9.
 MIN_SCALED_PIVOT = 1e-12
 
-_REACTION_TYPES = {"fixed": ("ux", "uy", "rz"), "pin": ("ux", "uy"), "roller": ("normal",), "slider": ("normal", "rz")}
+_REACTION_TYPES = {
+    "fixed": ("ux", "uy", "rz"),
+    "pin": ("ux", "uy"),
+    "roller": ("normal",),
+    "slider": ("normal", "rz"),
+}
 
 
 @dataclass
@@ -180,7 +185,11 @@ def _assemble(compiled: _Compiled, elements: _Elements, size: int) -> tuple[np.n
     free = 3 * np.flatnonzero(compiled.free_rotation) + 2
     K[free, free] += 1.0
     sd = 3 * compiled.spring_node[:, None] + np.arange(3)[None, :]
-    np.add.at(K, (sd[:, :, None], sd[:, None, :]), SUPPORT_STIFFNESS * compiled.spring_dir[:, :, None] * compiled.spring_dir[:, None, :])
+    np.add.at(
+        K,
+        (sd[:, :, None], sd[:, None, :]),
+        SUPPORT_STIFFNESS * compiled.spring_dir[:, :, None] * compiled.spring_dir[:, None, :],
+    )
     pad = np.arange(compiled.ndof, size)
     K[pad, pad] = 1.0
     return K, F
@@ -193,7 +202,9 @@ def _describe_mechanism(compiled: _Compiled, K: np.ndarray) -> UnstableStructure
     scale = 1.0 / np.sqrt(np.maximum(np.diag(K), 1e-300))
     values, vectors = np.linalg.eigh(K * scale[:, None] * scale[None, :])
     mode = vectors[:, 0] * scale
-    coords = np.array([[compiled.model.point(pid).x, compiled.model.point(pid).y] for pid in compiled.node_ids])
+    coords = np.array(
+        [[compiled.model.point(pid).x, compiled.model.point(pid).y] for pid in compiled.node_ids]
+    )
     size = max(float(np.ptp(coords, axis=0).max()), 1.0)
     motion = mode.reshape(-1, 3)
     magnitude = np.hypot(motion[:, 0], motion[:, 1]) + size * np.abs(motion[:, 2]) * ~compiled.free_rotation
@@ -209,8 +220,8 @@ def _describe_mechanism(compiled: _Compiled, K: np.ndarray) -> UnstableStructure
     if rigid and len(moving) == len(compiled.node_ids):
         a, b, omega = fit
         if abs(omega) * size > 1e-6 * max(abs(a), abs(b)):
-            x0, y0 = -b / omega, a / omega
-            what = f"rotate about ({x0:.3g}, {y0:.3g})"
+            x0, y0 = round(-b / omega, 3) + 0.0, round(a / omega, 3) + 0.0  # + 0.0 turns -0.0 into 0.0
+            what = f"rotate about ({x0:g}, {y0:g})"
         else:
             what = "slide along x" if abs(a) >= abs(b) else "slide along y"
         return UnstableStructureError(
@@ -262,7 +273,11 @@ def _exact_solve(compiled: _Compiled, K: np.ndarray, F: np.ndarray) -> tuple[np.
     Kf = K[:n, :n].copy()
     sd = 3 * compiled.spring_node[:, None] + np.arange(3)[None, :]
     # Remove the springs again: restraints are imposed exactly through the multipliers.
-    np.add.at(Kf, (sd[:, :, None], sd[:, None, :]), -SUPPORT_STIFFNESS * compiled.spring_dir[:, :, None] * compiled.spring_dir[:, None, :])
+    np.add.at(
+        Kf,
+        (sd[:, :, None], sd[:, None, :]),
+        -SUPPORT_STIFFNESS * compiled.spring_dir[:, :, None] * compiled.spring_dir[:, None, :],
+    )
     m = len(compiled.spring_node)
     C = np.zeros((m, n))
     np.put_along_axis(C, sd, compiled.spring_dir, axis=1)
