@@ -25,8 +25,19 @@ def test_two_rollers_slide_sideways() -> None:
 
 
 def test_single_pin_lets_the_beam_rotate() -> None:
-    with pytest.raises(UnstableStructureError, match=r"rotate about \(0, 0\)"):
+    with pytest.raises(UnstableStructureError, match="it can rotate about P1 as a rigid body"):
         solve(_beam([support("S1", "P1", "pin")]))
+
+
+def test_single_roller_slides_and_rotates() -> None:
+    with pytest.raises(UnstableStructureError, match="slide along x and rotate about P1"):
+        solve(_beam([support("S1", "P1", "roller")]))
+
+
+def test_inclined_rollers_meeting_at_a_point_let_it_rotate_about_that_point() -> None:
+    # Roller normals at P1 (θ = −45°) and P3 (θ = 45°) meet at (3, 3): the beam can turn about it.
+    with pytest.raises(UnstableStructureError, match=r"rotate about \(3, 3\)"):
+        solve(_beam([support("S1", "P1", "roller", -45), support("S2", "P3", "roller", 45)]))
 
 
 def test_hinge_between_pin_and_roller_is_a_mechanism() -> None:

@@ -1,0 +1,5 @@
+"""``python -m mechbench`` runs the command line."""
+
+from mechbench.cli import main
+
+main()

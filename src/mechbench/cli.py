@@ -1,0 +1,108 @@
+"""The ``mechbench`` command line.
+
+Usage errors (a missing or unreadable file, an invalid model, an unstable structure) print one line
+on stderr and exit with code 2; no command prints a traceback for anything a user can feed it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from mechbench.errors import MechbenchError
+
+app = typer.Typer(
+    name="mechbench",
+    help="Evaluate language models on engineering mechanics, with physics deciding what is right.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+USAGE_ERROR = 2
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``error: message`` on stderr and exit with the usage-error code."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+def read_json(path: Path, what: str) -> Any:
+    """Read a JSON file or fail with one clear line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"{what} {path} does not exist")
+    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as error:
+        fail(f"cannot read {what} {path}: {error.__class__.__name__}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        fail(f"{what} {path} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}")
+
+
+@app.command()
+def solve(
+    model: Annotated[Path, typer.Argument(help="FrameCalc model (JSON).")],
+    diagrams: Annotated[
+        bool, typer.Option("--diagrams/--no-diagrams", help="Include N/V/M diagrams.")
+    ] = True,
+    exact_supports: Annotated[
+        bool, typer.Option("--exact-supports", help="Exact restraints instead of FrameCalc's 1e12 springs.")
+    ] = False,
+) -> None:
+    """Solve a FrameCalc model: print reactions and N/V/M diagrams as JSON on stdout."""
+    from mechbench.frame import solve as solve_model
+
+    data = read_json(model, "model")
+    try:
+        result = solve_model(data, diagrams=diagrams, exact_supports=exact_supports)
+    except MechbenchError as error:
+        fail(f"{model}: {error}")
+    json.dump(result, sys.stdout)
+    sys.stdout.write("\n")
+
+
+@app.command()
+def render(
+    model: Annotated[Path, typer.Argument(help="FrameCalc model (JSON).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="PNG file to write.")],
+    title: Annotated[str | None, typer.Option(help="Title above the drawing.")] = None,
+    dimensions: Annotated[
+        bool, typer.Option("--dimensions/--no-dimensions", help="Dimension chains.")
+    ] = True,
+) -> None:
+    """Draw a FrameCalc model as a textbook-style PNG."""
+    from mechbench.frame.render import render as render_model
+
+    data = read_json(model, "model")
+    try:
+        render_model(data, output, title=title, dimensions=dimensions)
+    except MechbenchError as error:
+        fail(f"{model}: {error}")
+    except OSError as error:
+        fail(f"cannot write {output}: {error.strerror or error}")
+    typer.echo(f"wrote {output}")
+
+
+@app.command()
+def demo(
+    out: Annotated[Path, typer.Option("-o", "--out", help="Folder for results and drawings.")] = Path(
+        "mechbench-out"
+    ),
+) -> None:
+    """Run the offline demo (no network, no API key) and write its results into OUT."""
+    from mechbench.demo import run_demo
+
+    summary = run_demo(out, echo=typer.echo)
+    typer.echo(f"report: {summary}")
+
+
+def main() -> None:
+    """Entry point for ``python -m mechbench``."""
+    app()
