@@ -7,15 +7,20 @@ Usable on its own (numpy, scipy and pydantic only; matplotlib for :func:`render`
 """
 
 from mechbench.errors import ModelFormatError, ModelTooLargeError, UnstableStructureError
+from mechbench.frame.analysis import SUPPORT_STIFFNESS, Analysis
 from mechbench.frame.model import FrameModel
-from mechbench.frame.solve import SUPPORT_STIFFNESS, solve, solve_many
+from mechbench.frame.solve import analyze_many, diagrams_of, solve, solve_many, to_result
 
 __all__ = [
     "SUPPORT_STIFFNESS",
+    "Analysis",
     "FrameModel",
     "ModelFormatError",
     "ModelTooLargeError",
     "UnstableStructureError",
+    "analyze_many",
+    "diagrams_of",
     "solve",
     "solve_many",
+    "to_result",
 ]

@@ -14,57 +14,95 @@ from itertools import pairwise
 
 import numpy as np
 
+from mechbench.frame.loads import SpanLoads
+
 SAMPLES_PER_SEGMENT = 500
+_UNIT = np.linspace(0.0, 1.0, SAMPLES_PER_SEGMENT)
 
 
 @dataclass(frozen=True)
-class LinkLoads:
-    """Span loads of one link in local axes (rows as in :class:`mechbench.frame.loads.SpanLoads`)."""
+class LinkDiagram:
+    """Sampled internal forces of one link: positions ``s`` (m from A) and n, v, m at each."""
 
-    forces: np.ndarray
-    moments: np.ndarray
-    lines: np.ndarray
+    link_id: str
+    s: np.ndarray
+    n: np.ndarray
+    v: np.ndarray
+    m: np.ndarray
+
+    def records(self) -> list[dict[str, float]]:
+        """FrameCalc's sample records ``{"s", "n", "v", "m"}`` (plain floats, JSON-ready)."""
+        return [
+            {"s": a, "n": b, "v": c, "m": d}
+            for a, b, c, d in zip(
+                self.s.tolist(), self.n.tolist(), self.v.tolist(), self.m.tolist(), strict=True
+            )
+        ]
 
 
 def sample_positions(length: float, cuts: list[float]) -> np.ndarray:
     """Sample positions s (m from A): 500 per segment between cuts, shared ends listed once."""
+    if not cuts:
+        out = _UNIT * length
+        out[-1] = length
+        return out
     bounds = [0.0, *cuts, length]
     parts = [np.linspace(bounds[0], bounds[1], SAMPLES_PER_SEGMENT)]
-    for start, end in pairwise(bounds[1:]):
-        parts.append(np.linspace(start, end, SAMPLES_PER_SEGMENT)[1:])
+    parts.extend(np.linspace(start, end, SAMPLES_PER_SEGMENT)[1:] for start, end in pairwise(bounds[1:]))
     return np.concatenate(parts)
 
 
-def evaluate(end_a: np.ndarray, loads: LinkLoads, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """n, v, m at positions ``s`` from the forces end A's joint applies (local N, V, M) and the span loads.
+def _rows_by_link(rows: np.ndarray) -> dict[int, np.ndarray]:
+    if not len(rows):
+        return {}
+    links = rows[:, 0].astype(np.int64)
+    return {int(k): rows[links == k] for k in np.unique(links)}
 
-    A load at position a counts at every s ≥ a, so at a cut the value is the right-hand limit.
+
+def link_diagrams(
+    link_ids: list[str], lengths: list[float], end_forces: np.ndarray, span: SpanLoads
+) -> list[LinkDiagram]:
+    """Diagrams of every link, sorted by link id as plain strings (FrameCalc's order).
+
+    ``end_forces[k, :3]`` are the forces joint A applies to link k (local N, V, M); a load at
+    position a counts at every s ≥ a, so at a cut the value is the right-hand limit.
     """
-    n = np.full_like(s, end_a[0])
-    v = np.full_like(s, end_a[1])
-    m = end_a[2] - s * end_a[1]
-    for _, a, px, py in loads.forces:
-        past = s >= a
-        n += np.where(past, px, 0.0)
-        v += np.where(past, py, 0.0)
-        m += np.where(past, (a - s) * py, 0.0)
-    for _, a, moment in loads.moments:
-        m += np.where(s >= a, moment, 0.0)
-    for _, s1, s2, qx1, qy1, qx2, qy2 in loads.lines:
-        width = s2 - s1
-        d = np.clip(s, s1, s2) - s1  # loaded length on the A side of the section
-        kx, ky = (qx2 - qx1) / width, (qy2 - qy1) / width
-        n += qx1 * d + kx * d * d / 2
-        v += qy1 * d + ky * d * d / 2
-        # ∫ (t − s) q_y(t) dt over the loaded part, with t = s1 + τ.
-        c0 = s1 - s
-        m += qy1 * d * d / 2 + ky * d**3 / 3 + c0 * (qy1 * d + ky * d * d / 2)
-    return n, v, m
-
-
-def samples_as_records(s: np.ndarray, n: np.ndarray, v: np.ndarray, m: np.ndarray) -> list[dict[str, float]]:
-    """FrameCalc's sample records ``{"s", "n", "v", "m"}`` (plain floats, JSON-ready)."""
-    return [
-        {"s": a, "n": b, "v": c, "m": d}
-        for a, b, c, d in zip(s.tolist(), n.tolist(), v.tolist(), m.tolist(), strict=True)
-    ]
+    forces, moments, lines = (
+        _rows_by_link(span.forces),
+        _rows_by_link(span.moments),
+        _rows_by_link(span.lines),
+    )
+    out = []
+    for k in sorted(range(len(link_ids)), key=link_ids.__getitem__):
+        length = lengths[k]
+        f, mo, li = forces.get(k), moments.get(k), lines.get(k)
+        cuts: set[float] = set()
+        for rows, columns in ((f, (1,)), (mo, (1,)), (li, (1, 2))):
+            if rows is not None:
+                for column in columns:
+                    cuts.update(float(a) for a in rows[:, column] if 0.0 < a < length)
+        s = sample_positions(length, sorted(cuts))
+        n0, v0, m0 = end_forces[k, 0], end_forces[k, 1], end_forces[k, 2]
+        n = np.full_like(s, n0)
+        v = np.full_like(s, v0)
+        m = m0 - s * v0
+        if f is not None:
+            for _, a, px, py in f:
+                past = s >= a
+                n[past] += px
+                v[past] += py
+                m[past] += (a - s[past]) * py
+        if mo is not None:
+            for _, a, moment in mo:
+                m[s >= a] += moment
+        if li is not None:
+            for _, s1, s2, qx1, qy1, qx2, qy2 in li:
+                width = s2 - s1
+                d = np.clip(s, s1, s2) - s1  # loaded length on the A side of the section
+                kx, ky = (qx2 - qx1) / width, (qy2 - qy1) / width
+                n += qx1 * d + kx * d * d / 2
+                v += qy1 * d + ky * d * d / 2
+                # ∫ (t − s) q_y(t) dt over the loaded part, with t = s1 + τ.
+                m += qy1 * d * d / 2 + ky * d**3 / 3 + (s1 - s) * (qy1 * d + ky * d * d / 2)
+        out.append(LinkDiagram(link_ids[k], s, n, v, m))
+    return out
