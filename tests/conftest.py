@@ -30,3 +30,36 @@ def structural_data(shared: Path) -> Path:
     if not (path / "raw_models").is_dir():
         pytest.fail(f"{path}/raw_models is missing", pytrace=False)
     return path
+
+
+@pytest.fixture(scope="session")
+def sphyr_data(shared: Path) -> Path:
+    """Path of the SPhyR samples (``<subject>.jsonl``, ``PROMPT.md``, recorded completions)."""
+    path = shared / "sphyr"
+    if not (path / "full_easy.jsonl").is_file():
+        pytest.fail(f"{path}/full_easy.jsonl is missing", pytrace=False)
+    return path
+
+
+@pytest.fixture
+def http_server(tmp_path: Path):
+    """A static HTTP server on 127.0.0.1 serving ``tmp_path / 'www'``; yields (root folder, base URL)."""
+    import functools
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    root = tmp_path / "www"
+    root.mkdir()
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield root, f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,6 +1,10 @@
 """Inspect AI entry point (``[project.entry-points.inspect_ai]``).
 
-Inspect imports this module to find mechbench's tasks and built-in model providers, so that
-``inspect eval mechbench/<task>`` and ``--model mechbench/<name>`` work once those modules register
-them. Importing must stay cheap: nothing here runs at import time beyond registration.
+Inspect imports this module to find mechbench's tasks (``inspect eval mechbench/<task>``) and its
+built-in model provider (``--model mechbench/<name>``).
 """
+
+from mechbench.providers import mechbench_provider
+from mechbench.tasks import sphyr
+
+__all__ = ["mechbench_provider", "sphyr"]

@@ -90,6 +90,43 @@ def render(
     typer.echo(f"wrote {output}")
 
 
+score_app = typer.Typer(help="Score answers produced elsewhere.", no_args_is_help=True)
+app.add_typer(score_app, name="score")
+
+
+@score_app.command("sphyr")
+def score_sphyr(
+    results: Annotated[Path, typer.Argument(help="Published results JSON array, or JSONL of completions.")],
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write the JSON here, not stdout.")
+    ] = None,
+    parser: Annotated[str, typer.Option(help="current (last grid block) or legacy (paper-era).")] = "current",
+) -> None:
+    """Rescore SPhyR completions: every record's metrics plus the published totals."""
+    from mechbench.benchmarks.sphyr.parse import PARSERS
+    from mechbench.benchmarks.sphyr.rescore import read_results_file, rescore
+
+    if parser not in PARSERS:
+        fail(f"--parser must be one of {', '.join(PARSERS)}, got {parser!r}")
+    try:
+        report = rescore(read_results_file(results), parser)  # type: ignore[arg-type]
+    except MechbenchError as error:
+        fail(str(error))
+    text = json.dumps(report, indent=1)
+    if output is None:
+        typer.echo(text)
+        return
+    try:
+        output.write_text(text)
+    except OSError as error:
+        fail(f"cannot write {output}: {error.strerror or error}")
+    totals = report["totals"]
+    typer.echo(
+        f"{int(totals['evaluated_samples'])} records: exact match {int(totals['total_exact_match'])}, "
+        f"valid grids {int(totals['total_valid_output_grid'])}; wrote {output}"
+    )
+
+
 @app.command()
 def demo(
     out: Annotated[Path, typer.Option("-o", "--out", help="Folder for results and drawings.")] = Path(

@@ -1,0 +1,1 @@
+"""The benchmark protocols mechbench runs: StructuralEval, SeeSim and SPhyR."""

@@ -1,0 +1,66 @@
+"""SPhyR in Inspect: samples from records, the scorer, and its metrics (thin adapters over scoring)."""
+
+from __future__ import annotations
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.scorer import Score, Target, mean, scorer
+from inspect_ai.solver import TaskState
+
+from mechbench.benchmarks.sphyr.dataset import GridRecord
+from mechbench.benchmarks.sphyr.parse import Parser
+from mechbench.benchmarks.sphyr.prompts import build_prompt, render_grid
+from mechbench.benchmarks.sphyr.scoring import METRIC_NAMES, score_grid
+
+
+def to_sample(record: GridRecord, subject: str) -> Sample:
+    """One Inspect sample: the published prompt, the truth as target, the grids in metadata."""
+    return Sample(
+        id=f"{subject}-{record.index}",
+        input=build_prompt(record.input_grid, subject),
+        target=render_grid(record.ground_truth),
+        metadata={
+            "benchmark": "sphyr",
+            "subject": subject,
+            "index": record.index,
+            "input_grid": record.input_grid,
+            "ground_truth": record.ground_truth,
+        },
+    )
+
+
+def to_dataset(records_by_subject: dict[str, list[GridRecord]], name: str) -> MemoryDataset:
+    """All samples of the given subjects in one dataset."""
+    samples = [to_sample(r, subject) for subject, records in records_by_subject.items() for r in records]
+    return MemoryDataset(samples, name=name)
+
+
+# ``invalid_output_grid`` (1 − valid) is the parse-failure rate, reported apart from wrong answers.
+@scorer(metrics=[{name: [mean()] for name in (*METRIC_NAMES, "invalid_output_grid")}])
+def sphyr_scorer(parser: Parser = "current"):
+    """Cell-level SPhyR metrics of the reply; the explanation says why a sample lost points."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        metadata = state.metadata
+        result = score_grid(metadata["input_grid"], metadata["ground_truth"], state.output.completion, parser)
+        if result.exact_match:
+            explanation = "exact match"
+        elif result.invalid_reason and parser == "current":
+            explanation = f"invalid grid: {result.invalid_reason}"
+        else:
+            wrong, masked = result.differing_cells, result.masked_cells
+            explanation = f"{wrong} cells differ from the ground truth ({masked} were masked)"
+        return Score(
+            value={**result.metrics(), "invalid_output_grid": float(not result.valid_output_grid)},
+            answer=render_grid(result.parsed_grid),
+            explanation=explanation,
+            metadata={
+                "valid_output_grid": result.valid_output_grid,
+                "invalid_reason": result.invalid_reason,
+                "differing_cells": result.differing_cells,
+                "masked_cells": result.masked_cells,
+                "parser": parser,
+                "subject": metadata["subject"],
+            },
+        )
+
+    return score

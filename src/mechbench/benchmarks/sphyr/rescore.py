@@ -1,0 +1,80 @@
+"""Rescoring SPhyR completions produced elsewhere (the published results files, or JSONL)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from mechbench.benchmarks.sphyr.parse import Parser
+from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
+from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid, totals
+from mechbench.data import DataSourceError
+
+
+def _grid(value: Any, what: str, where: str) -> list[list[str]]:
+    if isinstance(value, str):
+        rows = [line.split() for line in value.strip().splitlines() if line.strip()]
+    elif isinstance(value, list) and all(isinstance(row, list) for row in value):
+        rows = [[str(cell) for cell in row] for row in value]
+    else:
+        raise DataSourceError(f"{where}: {what} must be a grid (text or list of rows)")
+    if not rows:
+        raise DataSourceError(f"{where}: {what} is empty")
+    return rows
+
+
+def read_results_file(path: Path) -> list[dict[str, Any]]:
+    """Records of a published results file (JSON array) or a JSONL of completions."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DataSourceError(f"{path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise DataSourceError(f"cannot read {path}: {error}") from None
+    stripped = text.lstrip()
+    try:
+        if stripped.startswith("["):
+            records = json.loads(text)
+        else:
+            records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    except json.JSONDecodeError as error:
+        raise DataSourceError(
+            f"{path} is neither a JSON array nor JSONL: {error.msg} at line {error.lineno}"
+        ) from None
+    if not all(isinstance(r, dict) for r in records):
+        raise DataSourceError(f"{path}: every record must be a JSON object")
+    return records
+
+
+def rescore_record(record: dict[str, Any], position: int, parser: Parser = "current") -> GridScore:
+    """Score one record: the truth and input from the record, the completion as the reply.
+
+    A missing or non-text completion is an answer like any other: it scores 0 with its reason.
+    """
+    where = f"record {position}"
+    if "ground_truth" not in record:
+        raise DataSourceError(f"{where}: no ground_truth")
+    truth = _grid(record["ground_truth"], "ground_truth", where)
+    if "input_grid" in record:
+        input_grid = _grid(record["input_grid"], "input_grid", where)
+    elif isinstance(record.get("prompt"), str):
+        try:
+            input_grid = grid_from_prompt(record["prompt"])
+        except ValueError as error:
+            raise DataSourceError(f"{where}: {error}") from None
+    else:
+        raise DataSourceError(f"{where}: needs input_grid or the published prompt")
+    completion = record.get("completion")
+    reply = completion if isinstance(completion, str) else ""
+    return score_grid(input_grid, truth, reply, parser)
+
+
+def rescore(records: list[dict[str, Any]], parser: Parser = "current") -> dict[str, Any]:
+    """Every record's metrics (with the reason when invalid) and the published totals."""
+    scores = [rescore_record(r, i, parser) for i, r in enumerate(records)]
+    rows = []
+    for record, s in zip(records, scores, strict=True):
+        row: dict[str, Any] = {"index": record.get("index"), **s.model_dump(exclude={"parsed_grid"})}
+        rows.append(row)
+    return {"parser": parser, "records": rows, "totals": totals(scores)}

@@ -1,0 +1,176 @@
+"""Where benchmark data lives: a local folder, an archive URL, or a Hugging Face dataset id.
+
+Downloads go once into the cache (``~/.cache/mechbench``; the ``cache`` argument overrides it) and
+are reused afterwards. Archives are extracted with every member checked to stay inside the target
+folder. The published StructuralEval data is CC BY-NC: mechbench never ships it, it fetches it from
+its publishers at run time or reads a local copy the user points to.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import tarfile
+import tempfile
+import urllib.error
+import urllib.request
+import zipfile
+from pathlib import Path, PurePosixPath
+
+from mechbench.errors import MechbenchError
+
+HUB_ENDPOINT = "https://huggingface.co"
+DOWNLOAD_TIMEOUT_S = 60
+# Refuse absurd downloads: the largest published benchmark archive is a few hundred MB.
+MAX_DOWNLOAD_BYTES = 2 * 1024**3
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+_ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
+
+
+class DataSourceError(MechbenchError):
+    """A data source could not be found, downloaded or read."""
+
+
+def default_cache() -> Path:
+    """The cache folder: ``$MECHBENCH_CACHE`` if set (the documented override), else ~/.cache/mechbench."""
+    return Path(os.environ.get("MECHBENCH_CACHE") or Path.home() / ".cache" / "mechbench")
+
+
+def is_url(source: str) -> bool:
+    """True for http(s) and file URLs."""
+    return source.startswith(("http://", "https://", "file://"))
+
+
+def is_hub_id(source: str) -> bool:
+    """True for an ``owner/name`` Hugging Face dataset id that is not also an existing local path."""
+    return bool(_HUB_ID.match(source)) and not Path(source).exists()
+
+
+def _download(url: str, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=".part-")
+    tmp = Path(tmp_name)
+    request = urllib.request.Request(url, headers={"User-Agent": "mechbench"})
+    try:
+        with (
+            os.fdopen(fd, "wb") as out,
+            urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT_S) as response,
+        ):
+            size = 0
+            while chunk := response.read(1 << 20):
+                size += len(chunk)
+                if size > MAX_DOWNLOAD_BYTES:
+                    raise DataSourceError(f"{url}: larger than {MAX_DOWNLOAD_BYTES} bytes, refused")
+                out.write(chunk)
+        os.replace(tmp, target)  # atomic: a half-written file is never taken for a download
+    except urllib.error.HTTPError as error:
+        raise DataSourceError(f"download of {url} failed: HTTP {error.code} {error.reason}") from None
+    except (urllib.error.URLError, TimeoutError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        raise DataSourceError(f"download of {url} failed: {reason}") from None
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _safe_member(name: str) -> bool:
+    path = PurePosixPath(name)
+    return not path.is_absolute() and ".." not in path.parts and not name.startswith(("/", "\\"))
+
+
+def _extract(archive: Path, target: Path) -> None:
+    tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=".extract-"))
+    try:
+        if archive.name.endswith(".zip"):
+            with zipfile.ZipFile(archive) as zf:
+                bad = [n for n in zf.namelist() if not _safe_member(n)]
+                if bad:
+                    raise DataSourceError(f"{archive.name}: refusing unsafe member path {bad[0]!r}")
+                zf.extractall(tmp)
+        else:
+            with tarfile.open(archive) as tf:
+                for member in tf.getmembers():
+                    if not _safe_member(member.name) or member.issym() or member.islnk():
+                        raise DataSourceError(f"{archive.name}: refusing unsafe member {member.name!r}")
+                tf.extractall(tmp, filter="data")
+        os.replace(tmp, target)
+    except (zipfile.BadZipFile, tarfile.TarError) as error:
+        raise DataSourceError(f"{archive.name} is not a readable archive: {error}") from None
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def fetch_url(url: str, cache: Path | None = None) -> Path:
+    """Download ``url`` once; archives are extracted. Returns the folder holding the content."""
+    cache = cache or default_cache()
+    key = hashlib.sha256(url.encode()).hexdigest()[:16]
+    folder = cache / "downloads" / key
+    content = folder / "content"
+    if content.exists():
+        return content
+    name = PurePosixPath(url.split("?")[0]).name or "download"
+    file = folder / name
+    if not file.exists():
+        _download(url, file)
+    if name.endswith(_ARCHIVE_SUFFIXES):
+        _extract(file, content)
+    else:
+        content.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(file, content / name)
+    return content
+
+
+def fetch_hub_files(
+    dataset_id: str,
+    paths: list[str],
+    *,
+    revision: str = "main",
+    endpoint: str = HUB_ENDPOINT,
+    cache: Path | None = None,
+) -> Path:
+    """Download files of a Hugging Face dataset repository once; returns the local repository folder."""
+    cache = cache or default_cache()
+    folder = cache / "hub" / dataset_id.replace("/", "--") / revision
+    for path in paths:
+        if not _safe_member(path):
+            raise DataSourceError(f"unsafe path in dataset {dataset_id}: {path!r}")
+        target = folder / path
+        if not target.exists():
+            _download(f"{endpoint.rstrip('/')}/datasets/{dataset_id}/resolve/{revision}/{path}", target)
+    return folder
+
+
+def resolve_source(
+    source: str | Path,
+    *,
+    hub_paths: list[str],
+    endpoint: str = HUB_ENDPOINT,
+    cache: Path | None = None,
+) -> Path:
+    """A local folder for ``source``: the folder itself, a downloaded archive, or hub files."""
+    text = str(source)
+    path = Path(text).expanduser()
+    if path.is_dir():
+        return path
+    if path.exists():
+        raise DataSourceError(f"{path} is a file; give the folder that holds the benchmark data")
+    if is_url(text):
+        return fetch_url(text, cache)
+    if is_hub_id(text):
+        return fetch_hub_files(text, hub_paths, endpoint=endpoint, cache=cache)
+    raise DataSourceError(
+        f"{text!r} is neither an existing folder, an archive URL, nor a Hugging Face dataset id"
+    )
+
+
+def find_file(root: Path, name: str) -> Path:
+    """The file called ``name`` under ``root`` (at any depth, shallowest first)."""
+    if not _safe_member(name):
+        raise DataSourceError(f"unsafe file name {name!r}")
+    matches = sorted(root.rglob(name), key=lambda p: (len(p.parts), str(p)))
+    matches = [m for m in matches if m.is_file()]
+    if not matches:
+        raise DataSourceError(f"no {name} under {root}")
+    return matches[0]

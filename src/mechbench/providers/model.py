@@ -1,0 +1,78 @@
+"""The ``mechbench`` Inspect model provider: ``--model mechbench/<baseline>``.
+
+Baselines answer without a language model (see :mod:`mechbench.providers.baselines`). Token usage
+is reported as an estimate (4 characters per token) so that logs and reports stay complete offline;
+Inspect's own token counting would need a tokenizer download.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageUser,
+    GenerateConfig,
+    ModelAPI,
+    ModelOutput,
+    ModelUsage,
+)
+from inspect_ai.tool import ToolChoice, ToolInfo
+
+from mechbench.providers.baselines import BASELINES
+
+CHARS_PER_TOKEN = 4
+
+
+def estimated_usage(prompt: str, reply: str) -> ModelUsage:
+    """Token usage estimated from text length (documented as an estimate)."""
+    input_tokens = max(1, len(prompt) // CHARS_PER_TOKEN)
+    output_tokens = max(1, len(reply) // CHARS_PER_TOKEN)
+    return ModelUsage(
+        input_tokens=input_tokens, output_tokens=output_tokens, total_tokens=input_tokens + output_tokens
+    )
+
+
+def last_user_text(messages: list[ChatMessage]) -> str:
+    """Text of the last user message (what a baseline reads its task from)."""
+    for message in reversed(messages):
+        if isinstance(message, ChatMessageUser):
+            return message.text
+    return ""
+
+
+class MechbenchModel(ModelAPI):
+    """Built-in models under the provider name ``mechbench``."""
+
+    def __init__(
+        self,
+        model_name: str,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        config: GenerateConfig = GenerateConfig(),  # noqa: B008 - Inspect's ModelAPI signature
+        seed: int = 0,
+        **model_args: Any,
+    ) -> None:
+        super().__init__(model_name, base_url, api_key, [], config)
+        if model_name not in BASELINES:
+            raise ValueError(
+                f"unknown mechbench model {model_name!r}; available: {', '.join(sorted(BASELINES))}"
+            )
+        self.answer = BASELINES[model_name]
+        self.seed = int(seed)
+
+    def max_connections(self) -> int:
+        return 32
+
+    async def generate(
+        self,
+        input: list[ChatMessage],
+        tools: list[ToolInfo],
+        tool_choice: ToolChoice,
+        config: GenerateConfig,
+    ) -> ModelOutput:
+        prompt = last_user_text(input)
+        reply = self.answer(prompt, self.seed)
+        output = ModelOutput.from_content(model=f"mechbench/{self.model_name}", content=reply)
+        output.usage = estimated_usage(prompt, reply)
+        return output

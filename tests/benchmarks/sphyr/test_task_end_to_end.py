@@ -1,0 +1,74 @@
+"""Every SPhyR subject through Inspect with each built-in baseline, checked against independent counts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval as inspect_eval
+
+from mechbench.benchmarks.sphyr.dataset import SUBJECTS, read_records
+from mechbench.tasks import sphyr_suite
+
+
+def _expected_exact(sphyr_data: Path, subject: str, fill: set[str]) -> float:
+    records = read_records(sphyr_data / f"{subject}.jsonl")
+    hits = 0
+    for r in records:
+        masked = [
+            t
+            for row_in, row_t in zip(r.input_grid, r.ground_truth, strict=True)
+            for i, t in zip(row_in, row_t, strict=True)
+            if i == "V"
+        ]
+        hits += all(t in fill for t in masked)
+    return hits / len(records)
+
+
+@pytest.mark.parametrize("baseline", ["empty", "solid", "random"])
+def test_every_subject_with_a_baseline(sphyr_data: Path, tmp_path: Path, baseline: str) -> None:
+    logs = inspect_eval(
+        sphyr_suite("all", data=str(sphyr_data)),
+        model=f"mechbench/{baseline}",
+        log_dir=str(tmp_path),
+        display="none",
+        max_tasks=4,
+    )
+    assert len(logs) == len(SUBJECTS)
+    for log in logs:
+        subject = log.eval.task_args["subject"]
+        assert log.status == "success", subject
+        records = read_records(sphyr_data / f"{subject}.jsonl")
+        assert log.results.total_samples == len(records) == log.results.completed_samples
+        assert log.stats.model_usage[f"mechbench/{baseline}"].input_tokens > 0
+        by_key = {score.name: score.metrics for score in log.results.scores}
+        exact = by_key["exact_match"]["mean"].value
+        valid = by_key["valid_output_grid"]["mean"].value
+        assert valid == 1.0 and by_key["invalid_output_grid"]["mean"].value == 0.0, subject
+        if baseline == "empty":
+            assert exact == pytest.approx(_expected_exact(sphyr_data, subject, {"0", "0.0"})), subject
+        elif baseline == "solid":
+            assert exact == pytest.approx(_expected_exact(sphyr_data, subject, {"1", "1.0"})), subject
+
+
+def test_invalid_replies_are_scored_not_lost(sphyr_data: Path, tmp_path: Path) -> None:
+    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+
+    def reply(text: str) -> ModelOutput:
+        out = ModelOutput.from_content(model="mockllm/model", content=text)
+        out.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)
+        return out
+
+    count = len(read_records(sphyr_data / "full_easy.jsonl"))
+    outputs = [reply("no grid, sorry"), reply("1 0\n0 1")] + [reply("")] * (count - 2)
+    model = get_model("mockllm/model", custom_outputs=outputs)
+    (log,) = inspect_eval(
+        sphyr_suite("full_easy", data=str(sphyr_data)), model=model, log_dir=str(tmp_path), display="none"
+    )
+    assert log.status == "success"
+    assert log.samples is not None and len(log.samples) == count
+    reasons = {s.scores["sphyr_scorer"].explanation for s in log.samples}
+    assert "invalid grid: no grid found in the reply" in reasons
+    assert any(r.startswith("invalid grid: wrong row count: 2 rows") for r in reasons)
+    by_key = {score.name: score.metrics for score in log.results.scores}
+    assert by_key["invalid_output_grid"]["mean"].value == 1.0
