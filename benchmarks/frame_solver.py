@@ -54,9 +54,7 @@ def random_frame(rng: random.Random) -> dict:
     fixed_bases = rng.random() < 0.6
     for i in range(len(xs)):
         kind = "fixed" if fixed_bases else "pin"
-        supports.append(
-            {"id": f"S{i + 1}", "at": {"type": "point", "id": pid[i, 0]}, "kind": kind, "angleDeg": 0}
-        )
+        supports.append({"id": f"S{i + 1}", "at": {"type": "point", "id": pid[i, 0]}, "kind": kind, "angleDeg": 0})
     for j in range(storeys):
         for i in range(len(xs)):
             links.append({"id": f"L{len(links) + 1}", "a": pid[i, j], "b": pid[i, j + 1]})
@@ -173,9 +171,7 @@ def run_case(name: str, data: dict, repeat: int) -> dict:
             continue
         row[peer_name] = median_time(lambda ps=peer_solve: ps(peer, False), repeat)
         if peer_name != "OpenSeesPy":
-            row[f"{peer_name}_diagrams"] = median_time(
-                lambda ps=peer_solve: ps(peer, True), max(3, repeat // 3)
-            )
+            row[f"{peer_name}_diagrams"] = median_time(lambda ps=peer_solve: ps(peer, True), max(3, repeat // 3))
     return row
 
 
@@ -208,9 +204,7 @@ def print_table(rows: list[dict]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared/data/structural_eval/raw_models")
     parser.add_argument("--random", type=int, default=1000, help="random frames in the batch case")
     parser.add_argument("--repeat", type=int, default=30)
@@ -254,9 +248,7 @@ def main() -> None:
             if a is not None
         )
     batch["max_rel_diff"] = worst
-    print(
-        f"\nbatch of {len(frames)} random frames ({batch['mean_links']:.1f} links on average), ms per model:"
-    )
+    print(f"\nbatch of {len(frames)} random frames ({batch['mean_links']:.1f} links on average), ms per model:")
     print(f"  mechbench solve      {batch['mechbench_single'] * 1e3:8.3f}")
     print(f"  mechbench solve_many {batch['mechbench_solve_many'] * 1e3:8.3f}")
     print(f"  mechbench diagrams   {batch['mechbench_diagrams'] * 1e3:8.3f}")

@@ -5,6 +5,6 @@ built-in model provider (``--model mechbench/<name>``).
 """
 
 from mechbench.providers import mechbench_provider
-from mechbench.tasks import sphyr
+from mechbench.tasks import sphyr, structural_eval
 
-__all__ = ["mechbench_provider", "sphyr"]
+__all__ = ["mechbench_provider", "sphyr", "structural_eval"]

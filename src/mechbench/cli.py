@@ -49,9 +49,7 @@ def read_json(path: Path, what: str) -> Any:
 @app.command()
 def solve(
     model: Annotated[Path, typer.Argument(help="FrameCalc model (JSON).")],
-    diagrams: Annotated[
-        bool, typer.Option("--diagrams/--no-diagrams", help="Include N/V/M diagrams.")
-    ] = True,
+    diagrams: Annotated[bool, typer.Option("--diagrams/--no-diagrams", help="Include N/V/M diagrams.")] = True,
     exact_supports: Annotated[
         bool, typer.Option("--exact-supports", help="Exact restraints instead of FrameCalc's 1e12 springs.")
     ] = False,
@@ -73,9 +71,7 @@ def render(
     model: Annotated[Path, typer.Argument(help="FrameCalc model (JSON).")],
     output: Annotated[Path, typer.Option("-o", "--output", help="PNG file to write.")],
     title: Annotated[str | None, typer.Option(help="Title above the drawing.")] = None,
-    dimensions: Annotated[
-        bool, typer.Option("--dimensions/--no-dimensions", help="Dimension chains.")
-    ] = True,
+    dimensions: Annotated[bool, typer.Option("--dimensions/--no-dimensions", help="Dimension chains.")] = True,
 ) -> None:
     """Draw a FrameCalc model as a textbook-style PNG."""
     from mechbench.frame.render import render as render_model
@@ -97,9 +93,7 @@ app.add_typer(score_app, name="score")
 @score_app.command("sphyr")
 def score_sphyr(
     results: Annotated[Path, typer.Argument(help="Published results JSON array, or JSONL of completions.")],
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write the JSON here, not stdout.")
-    ] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the JSON here, not stdout.")] = None,
     parser: Annotated[str, typer.Option(help="current (last grid block) or legacy (paper-era).")] = "current",
 ) -> None:
     """Rescore SPhyR completions: every record's metrics plus the published totals."""
@@ -127,11 +121,40 @@ def score_sphyr(
     )
 
 
+@score_app.command("structural")
+def score_structural(
+    truth: Annotated[Path, typer.Option("--truth", help="The ground-truth FrameCalc model (JSON).")],
+    answer: Annotated[Path, typer.Option("--answer", help="The answer: a JSON model or a model's raw reply.")],
+    tolerance: Annotated[float, typer.Option(help="Relative tolerance (absolute floor 1e-3).")] = 0.05,
+    scoring: Annotated[str, typer.Option(help="strict or legacy.")] = "strict",
+) -> None:
+    """Score a structural model written elsewhere: ratio, ladder step and explanation as JSON."""
+    from mechbench.benchmarks.structural_eval.check import check_reply
+    from mechbench.benchmarks.structural_eval.scoring import SCORINGS, solve_response
+    from mechbench.frame import FrameModel
+
+    if scoring not in SCORINGS:
+        fail(f"--scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+    if not 0 < tolerance < 1:
+        fail(f"--tolerance must be between 0 and 1, got {tolerance}")
+    try:
+        truth_model = FrameModel.parse(read_json(truth, "truth model"))
+        truth_response = solve_response(truth_model)
+    except MechbenchError as error:
+        fail(f"truth model {truth}: {error}")
+    try:
+        reply = answer.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"answer {answer} does not exist")
+    except (OSError, UnicodeDecodeError) as error:
+        fail(f"cannot read answer {answer}: {error}")
+    verdict = check_reply(reply, truth_model, truth_response, tolerance=tolerance, scoring=scoring)  # type: ignore[arg-type]
+    typer.echo(json.dumps(verdict.model_dump(exclude={"answer_model"}), indent=1))
+
+
 @app.command()
 def demo(
-    out: Annotated[Path, typer.Option("-o", "--out", help="Folder for results and drawings.")] = Path(
-        "mechbench-out"
-    ),
+    out: Annotated[Path, typer.Option("-o", "--out", help="Folder for results and drawings.")] = Path("mechbench-out"),
 ) -> None:
     """Run the offline demo (no network, no API key) and write its results into OUT."""
     from mechbench.demo import run_demo

@@ -9,6 +9,7 @@ its publishers at run time or reads a local copy the user points to.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -25,6 +26,7 @@ HUB_ENDPOINT = "https://huggingface.co"
 DOWNLOAD_TIMEOUT_S = 60
 # Refuse absurd downloads: the largest published benchmark archive is a few hundred MB.
 MAX_DOWNLOAD_BYTES = 2 * 1024**3
+MAX_LISTING_BYTES = 50 * 1024**2
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 
@@ -122,6 +124,29 @@ def fetch_url(url: str, cache: Path | None = None) -> Path:
     return content
 
 
+def list_hub_files(
+    dataset_id: str, *, prefix: str = "", revision: str = "main", endpoint: str = HUB_ENDPOINT
+) -> list[str]:
+    """Paths of the files in a hub dataset repository (the hub's tree API), optionally under ``prefix``."""
+    url = f"{endpoint.rstrip('/')}/api/datasets/{dataset_id}/tree/{revision}?recursive=1"
+    try:
+        with urllib.request.urlopen(
+            urllib.request.Request(url, headers={"User-Agent": "mechbench"}), timeout=DOWNLOAD_TIMEOUT_S
+        ) as response:
+            entries = json.loads(response.read(MAX_LISTING_BYTES))
+    except urllib.error.HTTPError as error:
+        raise DataSourceError(f"listing of {dataset_id} failed: HTTP {error.code} {error.reason}") from None
+    except (urllib.error.URLError, TimeoutError, OSError, ValueError) as error:
+        raise DataSourceError(f"listing of {dataset_id} failed: {getattr(error, 'reason', error)}") from None
+    if not isinstance(entries, list):
+        raise DataSourceError(f"listing of {dataset_id}: unexpected answer from the hub")
+    return sorted(
+        e["path"]
+        for e in entries
+        if isinstance(e, dict) and e.get("type") == "file" and str(e.get("path", "")).startswith(prefix)
+    )
+
+
 def fetch_hub_files(
     dataset_id: str,
     paths: list[str],
@@ -145,11 +170,16 @@ def fetch_hub_files(
 def resolve_source(
     source: str | Path,
     *,
-    hub_paths: list[str],
+    hub_paths: list[str] | None,
+    hub_prefix: str = "",
     endpoint: str = HUB_ENDPOINT,
     cache: Path | None = None,
 ) -> Path:
-    """A local folder for ``source``: the folder itself, a downloaded archive, or hub files."""
+    """A local folder for ``source``: the folder itself, a downloaded archive, or hub files.
+
+    ``hub_paths`` names the files to fetch from a hub dataset; ``None`` fetches every file under
+    ``hub_prefix`` (listed through the hub's API).
+    """
     text = str(source)
     path = Path(text).expanduser()
     if path.is_dir():
@@ -159,10 +189,21 @@ def resolve_source(
     if is_url(text):
         return fetch_url(text, cache)
     if is_hub_id(text):
+        if hub_paths is None:
+            # The listing is cached with the files, so a later run works offline.
+            listing = (
+                (cache or default_cache()) / "hub" / text.replace("/", "--") / f"listing-{hub_prefix.strip('/')}.json"
+            )
+            if listing.exists():
+                hub_paths = json.loads(listing.read_text())
+            else:
+                hub_paths = list_hub_files(text, prefix=hub_prefix, endpoint=endpoint)
+                listing.parent.mkdir(parents=True, exist_ok=True)
+                listing.write_text(json.dumps(hub_paths))
+            if not hub_paths:
+                raise DataSourceError(f"hub dataset {text} has no files under {hub_prefix or '/'}")
         return fetch_hub_files(text, hub_paths, endpoint=endpoint, cache=cache)
-    raise DataSourceError(
-        f"{text!r} is neither an existing folder, an archive URL, nor a Hugging Face dataset id"
-    )
+    raise DataSourceError(f"{text!r} is neither an existing folder, an archive URL, nor a Hugging Face dataset id")
 
 
 def find_file(root: Path, name: str) -> Path:

@@ -7,8 +7,14 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate
 
 from mechbench.benchmarks.sphyr import dataset as sphyr_data
-from mechbench.benchmarks.sphyr.inspect_parts import sphyr_scorer, to_dataset
+from mechbench.benchmarks.sphyr.inspect_parts import sphyr_scorer
+from mechbench.benchmarks.sphyr.inspect_parts import to_dataset as sphyr_dataset
 from mechbench.benchmarks.sphyr.parse import PARSERS
+from mechbench.benchmarks.structural_eval.dataset import load_tasks
+from mechbench.benchmarks.structural_eval.inspect_parts import structural_scorer, structural_solver
+from mechbench.benchmarks.structural_eval.inspect_parts import to_dataset as structural_dataset
+from mechbench.benchmarks.structural_eval.prompts import PROMPT_STYLES
+from mechbench.benchmarks.structural_eval.scoring import DEFAULT_TOLERANCE, SCORINGS
 
 
 @task
@@ -34,11 +40,10 @@ def sphyr(
         raise ValueError(f"parser must be one of {', '.join(PARSERS)}, got {parser!r}")
     subjects = sphyr_data.parse_subjects(subject)
     records = {
-        s: sphyr_data.select(sphyr_data.read_records(sphyr_data.subject_file(s, data)), samples)
-        for s in subjects
+        s: sphyr_data.select(sphyr_data.read_records(sphyr_data.subject_file(s, data)), samples) for s in subjects
     }
     return Task(
-        dataset=to_dataset(records, name="sphyr:" + ",".join(subjects)),
+        dataset=sphyr_dataset(records, name="sphyr:" + ",".join(subjects)),
         solver=generate(),
         scorer=sphyr_scorer(parser=parser),  # type: ignore[arg-type]
         config=GenerateConfig(max_tokens=max_tokens),
@@ -49,3 +54,48 @@ def sphyr(
 def sphyr_suite(subject: str = "all", **task_args: object) -> list[Task]:
     """One SPhyR task per subject, so results stay apart (``inspect_ai.eval(sphyr_suite(), model=...)``)."""
     return [sphyr(subject=s, **task_args) for s in sphyr_data.parse_subjects(subject)]  # type: ignore[arg-type]
+
+
+@task
+def structural_eval(
+    data: str | None = None,
+    prompt: str = "standard",
+    max_retries: int = 2,
+    filter: str | None = None,
+    tolerance: float = DEFAULT_TOLERANCE,
+    scoring: str = "strict",
+    debug: bool = False,
+    max_tokens: int = 8192,
+) -> Task:
+    """StructuralEval: read a drawing, write the structure as FrameCalc JSON; the solver decides.
+
+    Args:
+        data: folder in the official layout (``data/raw_models``, ``data/ground_truth_meta``,
+            ``data/images``), an archive URL, or a Hugging Face dataset id (default: the official one).
+        prompt: ``standard``, ``reasoning`` or ``strict``.
+        max_retries: extra attempts after a wrong answer, each with one feedback message.
+        filter: keep tasks whose id contains this (e.g. ``beam``).
+        tolerance: relative tolerance of the reaction comparison (absolute floor 1e-3).
+        scoring: ``strict`` (reactions per support and component, and max |M|) or ``legacy``.
+        debug: answer with the ground-truth model, call no model (every task must score 1.0).
+        max_tokens: generation limit.
+    """
+    if prompt not in PROMPT_STYLES:
+        raise ValueError(f"prompt must be one of {', '.join(PROMPT_STYLES)}, got {prompt!r}")
+    if scoring not in SCORINGS:
+        raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+    if max_retries < 0 or not 0 < tolerance < 1:
+        raise ValueError("max_retries must be >= 0 and tolerance between 0 and 1")
+    tasks = load_tasks(data, filter=filter)
+    return Task(
+        dataset=structural_dataset(tasks, prompt),  # type: ignore[arg-type]
+        solver=structural_solver(max_retries=max_retries, tolerance=tolerance, scoring=scoring, debug=debug),  # type: ignore[arg-type]
+        scorer=structural_scorer(),
+        config=GenerateConfig(max_tokens=max_tokens),
+        metadata={
+            "benchmark": "structural_eval",
+            "prompt": prompt,
+            "scoring": scoring,
+            "tolerance": tolerance,
+        },
+    )

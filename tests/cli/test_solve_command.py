@@ -54,9 +54,7 @@ def test_unstable_structure_is_a_usage_error(tmp_path: Path) -> None:
             {
                 "points": [{"id": "P1", "x": 0, "y": 0}, {"id": "P2", "x": 4, "y": 0}],
                 "links": [{"id": "L1", "a": "P1", "b": "P2"}],
-                "supports": [
-                    {"id": "S1", "at": {"type": "point", "id": "P1"}, "kind": "roller", "angleDeg": 0}
-                ],
+                "supports": [{"id": "S1", "at": {"type": "point", "id": "P1"}, "kind": "roller", "angleDeg": 0}],
                 "loads": [],
             }
         )

@@ -10,9 +10,7 @@ def point(pid: str, x: float, y: float) -> dict[str, Any]:
     return {"id": pid, "x": x, "y": y}
 
 
-def link(
-    lid: str, a: str, b: str, end_a: str = "rigid", end_b: str = "rigid", **section: float
-) -> dict[str, Any]:
+def link(lid: str, a: str, b: str, end_a: str = "rigid", end_b: str = "rigid", **section: float) -> dict[str, Any]:
     return {"id": lid, "a": a, "b": b, "endA": end_a, "endB": end_b, **section}
 
 
@@ -32,9 +30,7 @@ def nodal_force(lid: str, at: str, value: float, angle: float) -> dict[str, Any]
     }
 
 
-def link_force(
-    lid: str, on: str, value: float, angle: float, offset: float, mode: str = "world"
-) -> dict[str, Any]:
+def link_force(lid: str, on: str, value: float, angle: float, offset: float, mode: str = "world") -> dict[str, Any]:
     return {
         "id": lid,
         "kind": "pointLoad",

@@ -116,9 +116,7 @@ def test_partial_uniform_load() -> None:
 
 def test_point_load_and_moment_on_link() -> None:
     a = 2.0
-    result = solve(
-        _simple_beam([link_force("F", "L1", P, 270, a), moment("M", "link", "L1", 12.0, offset=4.0)])
-    )
+    result = solve(_simple_beam([link_force("F", "L1", P, 270, a), moment("M", "link", "L1", 12.0, offset=4.0)]))
     # Moments about A: R_B·L − P·a + M = 0.
     assert reaction(result, "S2", "normal") == pytest.approx((P * a - 12.0) / L, rel=1e-9)
     assert len(result["moment"][0]["samples"]) == 3 * 500 - 2
@@ -254,9 +252,7 @@ def test_inclined_member_relative_load_is_per_unit_link_length() -> None:
 
 
 def test_flip_reverses_every_load() -> None:
-    base = _simple_beam(
-        [line_load("Q", "L1", w), link_force("F", "L1", P, 250, 2.0), moment("M", "point", "P2", 3.0)]
-    )
+    base = _simple_beam([line_load("Q", "L1", w), link_force("F", "L1", P, 250, 2.0), moment("M", "point", "P2", 3.0)])
     flipped = {**base, "loads": [{**load, "flip": -1} for load in base["loads"]]}
     a = np.array([r["value"] for r in solve(base, diagrams=False)["reactions"]])
     b = np.array([r["value"] for r in solve(flipped, diagrams=False)["reactions"]])

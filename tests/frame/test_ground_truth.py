@@ -33,9 +33,7 @@ def _load(structural_data: Path, name: str) -> tuple[dict, dict]:
 def test_reactions_match_ground_truth(structural_data: Path, name: str) -> None:
     model, truth = _load(structural_data, name)
     result = solve(model)
-    assert [(r["atId"], r["type"]) for r in result["reactions"]] == [
-        (r["atId"], r["type"]) for r in truth["reactions"]
-    ]
+    assert [(r["atId"], r["type"]) for r in result["reactions"]] == [(r["atId"], r["type"]) for r in truth["reactions"]]
     ours = np.array([r["value"] for r in result["reactions"]])
     theirs = np.array([r["value"] for r in truth["reactions"]])
     np.testing.assert_allclose(ours, theirs, rtol=0, atol=RELATIVE_TOLERANCE * np.abs(theirs).max())

@@ -56,9 +56,7 @@ def test_hinged_cantilever_tip_swings() -> None:
 def test_moment_on_a_fully_hinged_joint() -> None:
     links = [link("L1", "P1", "P2", end_b="hinge"), link("L2", "P2", "P3", end_a="hinge")]
     supports = [support("S1", "P1", "fixed"), support("S2", "P3", "fixed")]
-    with pytest.raises(
-        UnstableStructureError, match="point moment acts at P2, where every link end is hinged"
-    ):
+    with pytest.raises(UnstableStructureError, match="point moment acts at P2, where every link end is hinged"):
         solve(_beam(supports, links=links, loads=[moment("M", "point", "P2", 5)]))
 
 
@@ -71,10 +69,7 @@ def test_rectangle_of_pinned_bars_racks() -> None:
     # A square of four bars pinned at every joint on two pins: the top can sway (no diagonal).
     data = model(
         [point("A", 0, 0), point("B", 4, 0), point("C", 4, 3), point("D", 0, 3)],
-        [
-            link(n, a, b, "hinge", "hinge")
-            for n, a, b in (("L1", "A", "D"), ("L2", "D", "C"), ("L3", "C", "B"))
-        ],
+        [link(n, a, b, "hinge", "hinge") for n, a, b in (("L1", "A", "D"), ("L2", "D", "C"), ("L3", "C", "B"))],
         [support("S1", "A", "pin"), support("S2", "B", "pin")],
         [nodal_force("F", "D", 5, 0)],
     )

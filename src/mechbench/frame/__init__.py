@@ -9,6 +9,7 @@ Usable on its own (numpy, scipy and pydantic only; matplotlib for :func:`render`
 from mechbench.errors import ModelFormatError, ModelTooLargeError, UnstableStructureError
 from mechbench.frame.analysis import SUPPORT_STIFFNESS, Analysis
 from mechbench.frame.model import FrameModel
+from mechbench.frame.reactions import world_reactions
 from mechbench.frame.solve import analyze_many, diagrams_of, solve, solve_many, to_result
 
 __all__ = [
@@ -23,4 +24,5 @@ __all__ = [
     "solve",
     "solve_many",
     "to_result",
+    "world_reactions",
 ]

@@ -229,9 +229,7 @@ def _analyze_group(batch: list[Compiled]) -> list[Analysis | UnstableStructureEr
     local = np.matmul(stack.T, u[stack.model[:, None], stack.dofs][:, :, None])[:, :, 0]
     end_forces = np.matmul(stack.k, local[:, :, None])[:, :, 0] - stack.f
     block = 3 * supports.node[:, None] + np.arange(3)
-    reactions = -SUPPORT_STIFFNESS * np.einsum(
-        "ij,ij->i", supports.direction, u[supports.model[:, None], block]
-    )
+    reactions = -SUPPORT_STIFFNESS * np.einsum("ij,ij->i", supports.direction, u[supports.model[:, None], block])
     spans = _split_span(stack.span, stack.first_link)
     results: list[Analysis | UnstableStructureError] = []
     for b, c in enumerate(batch):
@@ -335,8 +333,7 @@ def describe_mechanism(c: Compiled, K: np.ndarray) -> UnstableStructureError:
     rigid = _free_rigid_motions(c, K, coords)
     if rigid:
         return UnstableStructureError(
-            f"the supports do not hold the structure: it can {' and '.join(rigid)} as a rigid body "
-            "without resistance",
+            f"the supports do not hold the structure: it can {' and '.join(rigid)} as a rigid body without resistance",
             moving=list(c.node_ids),
         )
     scale = 1.0 / np.sqrt(np.maximum(np.diag(K), 1e-300))

@@ -176,8 +176,7 @@ def _add_supports(compiled: Compiled, model: FrameModel, index: dict[str, int]) 
             continue
         if compiled.nodal[3 * node + 2] != 0.0:
             raise UnstableStructureError(
-                f"a point moment acts at {compiled.node_ids[node]}, where every link end is hinged: "
-                "nothing resists it",
+                f"a point moment acts at {compiled.node_ids[node]}, where every link end is hinged: nothing resists it",
                 moving=[compiled.node_ids[node]],
             )
         compiled.free_rotation.append(node)

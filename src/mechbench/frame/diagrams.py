@@ -34,9 +34,7 @@ class LinkDiagram:
         """FrameCalc's sample records ``{"s", "n", "v", "m"}`` (plain floats, JSON-ready)."""
         return [
             {"s": a, "n": b, "v": c, "m": d}
-            for a, b, c, d in zip(
-                self.s.tolist(), self.n.tolist(), self.v.tolist(), self.m.tolist(), strict=True
-            )
+            for a, b, c, d in zip(self.s.tolist(), self.n.tolist(), self.v.tolist(), self.m.tolist(), strict=True)
         ]
 
 

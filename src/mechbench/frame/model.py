@@ -184,9 +184,9 @@ class _Positioned(_Element):
     """``percent`` reads ``offsetPercent``; any other value reads ``offset`` in metres."""
     offset: float | None = None
     offsetPercent: float | None = None
-    refEnd: Annotated[
-        Literal["A", "B"], BeforeValidator(lambda v: v.strip().upper() if isinstance(v, str) else v)
-    ] = "A"
+    refEnd: Annotated[Literal["A", "B"], BeforeValidator(lambda v: v.strip().upper() if isinstance(v, str) else v)] = (
+        "A"
+    )
 
     @field_validator("offset", "offsetPercent")
     @classmethod
@@ -315,8 +315,7 @@ class FrameModel(BaseModel):
             return data
         if not isinstance(data, dict):
             raise ModelFormatError(
-                "a model must be a JSON object with points, links, supports and loads; "
-                f"got {type(data).__name__}"
+                f"a model must be a JSON object with points, links, supports and loads; got {type(data).__name__}"
             )
         _check_sizes(data)
         data = _normalise_loads(data)
@@ -404,9 +403,7 @@ def _describe_validation_error(error: ValidationError, data: dict[str, Any]) -> 
         if not field:
             problems.append(f"{where}: {message}")
         elif message.startswith(f"{field} ") or message == "is required":
-            problems.append(
-                f"{where}: {message}" if message != "is required" else f"{where}: {field} is required"
-            )
+            problems.append(f"{where}: {message}" if message != "is required" else f"{where}: {field} is required")
         else:
             problems.append(f"{where}: {field}: {message}")
     return problems
@@ -475,7 +472,5 @@ def _load_problems(load: Any, points: dict, links: dict, lengths: dict[str, floa
     if position is None:
         return [f"{where}: no position on link {load.at.id} (give offset in m or offsetPercent)"]
     if position < -tolerance or position > length + tolerance:
-        return [
-            f"{where}: position {position:g} m from end A lies outside link {load.at.id} (0 to {length:g} m)"
-        ]
+        return [f"{where}: position {position:g} m from end A lies outside link {load.at.id} (0 to {length:g} m)"]
     return []

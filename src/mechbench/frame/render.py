@@ -83,9 +83,7 @@ class _Drawing:
         # Directions (unit vectors) already taken around each point, so its label goes elsewhere.
         self.occupied: dict[str, list[np.ndarray]] = {pid: self._directions_at(pid) for pid in self.points}
         self.label_distance: dict[str, float] = {}
-        self.moment_centres = [
-            self._load_position(load)[0] for load in model.loads if isinstance(load, BendingMoment)
-        ]
+        self.moment_centres = [self._load_position(load)[0] for load in model.loads if isinstance(load, BendingMoment)]
         self.extent: list[np.ndarray] = [coords.min(axis=0), coords.max(axis=0)]
 
     def _figure_size(self, span: np.ndarray) -> tuple[float, float]:
@@ -145,9 +143,7 @@ class _Drawing:
             if notes:
                 _, unit, _ = self._link_frame(link.id)
                 normal = np.array([-unit[1], unit[0]])
-                self._text(
-                    (a + b) / 2 + normal * 0.05 * self.scale.size, ", ".join(notes), fontsize=8, color=MEMBER
-                )
+                self._text((a + b) / 2 + normal * 0.05 * self.scale.size, ", ".join(notes), fontsize=8, color=MEMBER)
 
     def labels(self) -> None:
         """Point ids, each in the free direction farthest from members, supports and loads."""
@@ -158,9 +154,7 @@ class _Drawing:
                 continue
             taken = self.occupied[pid]
             taken = [t / np.linalg.norm(t) for t in taken]
-            candidates = [
-                np.array([math.cos(a), math.sin(a)]) for a in np.radians(np.arange(11.25, 360, 22.5))
-            ]
+            candidates = [np.array([math.cos(a), math.sin(a)]) for a in np.radians(np.arange(11.25, 360, 22.5))]
 
             def clearance(c: np.ndarray, taken: list[np.ndarray] = taken) -> float:
                 return min((math.acos(float(np.clip(c @ t, -1, 1))) for t in taken), default=math.pi)
@@ -206,9 +200,7 @@ class _Drawing:
             getattr(self, f"_{support.kind}")(self.points[pid], down)
             across = np.array([-down[1], down[0]])
             # The symbol is wide: keep labels out of the whole half-plane it sits in.
-            self.occupied[pid].extend(
-                [down, down + across, down - across, down + 2.5 * across, down - 2.5 * across]
-            )
+            self.occupied[pid].extend([down, down + across, down - across, down + 2.5 * across, down - 2.5 * across])
             self.label_distance[pid] = 0.06 * self.scale.size
 
     def _placer(self, origin: np.ndarray, down: np.ndarray):
@@ -234,9 +226,7 @@ class _Drawing:
 
     def _triangle(self, at, height: float) -> None:
         corners = [at(0, 0), at(-0.65, -height), at(0.65, -height)]
-        self.ax.add_patch(
-            Polygon(corners, closed=True, facecolor="white", edgecolor=MEMBER, lw=1.6, zorder=4)
-        )
+        self.ax.add_patch(Polygon(corners, closed=True, facecolor="white", edgecolor=MEMBER, lw=1.6, zorder=4))
         self._grow(*corners)
 
     def _pin(self, origin: np.ndarray, down: np.ndarray) -> None:
@@ -261,9 +251,7 @@ class _Drawing:
         at = self._placer(origin, down)
         self._line(at(0, 0), at(0, -0.35), color=MEMBER, lw=2.6, zorder=3)
         block = [at(-0.75, -0.35), at(0.75, -0.35), at(0.75, -0.6), at(-0.75, -0.6)]
-        self.ax.add_patch(
-            Polygon(block, closed=True, facecolor="#dddddd", edgecolor=MEMBER, lw=1.6, zorder=4)
-        )
+        self.ax.add_patch(Polygon(block, closed=True, facecolor="#dddddd", edgecolor=MEMBER, lw=1.6, zorder=4))
         self._wheels(at, -0.76, 0.45)
         self._ground(at, -0.92)
 
@@ -350,9 +338,7 @@ class _Drawing:
         else:
             tail, tip = where + direction * gap, where + direction * (gap + length)
         self.ax.add_patch(
-            FancyArrowPatch(
-                tuple(tail), tuple(tip), arrowstyle="-|>", mutation_scale=18, color=LOAD, lw=2.0, zorder=5
-            )
+            FancyArrowPatch(tuple(tail), tuple(tip), arrowstyle="-|>", mutation_scale=18, color=LOAD, lw=2.0, zorder=5)
         )
         self._grow(tail, tip)
         if pid is not None:
@@ -428,9 +414,7 @@ class _Drawing:
             )
         else:
             self._text(envelope[0] + offset, f"{_fmt(abs(load.wStart))} kN/m", color=LOAD, fontweight="bold")
-            self._text(
-                envelope[-1] + offset, f"{_fmt(abs(load.wEnd))} kN/m{note}", color=LOAD, fontweight="bold"
-            )
+            self._text(envelope[-1] + offset, f"{_fmt(abs(load.wEnd))} kN/m{note}", color=LOAD, fontweight="bold")
         link = self.links[load.at.id]
         for pid, s_at in ((link.a, 0.0), (link.b, length)):
             if s1 - 1e-9 <= s_at <= s2 + 1e-9:
@@ -462,16 +446,11 @@ class _Drawing:
             if (
                 isinstance(other, PointLoad | DistributedLoad)
                 and other is not load
-                and (
-                    isinstance(other, PointLoad)
-                    and np.linalg.norm(self._load_position(other)[0] - where) < 1e-9
-                )
+                and (isinstance(other, PointLoad) and np.linalg.norm(self._load_position(other)[0] - where) < 1e-9)
             ):
                 direction, _ = self._direction(other)
                 taken.extend([-direction, direction])
-        sides = [
-            np.array([math.cos(a), math.sin(a)]) for a in np.radians([90, 270, 0, 180, 45, 135, 315, 225])
-        ]
+        sides = [np.array([math.cos(a), math.sin(a)]) for a in np.radians([90, 270, 0, 180, 45, 135, 315, 225])]
         side = max(sides, key=lambda c: min((float(-(c @ t)) for t in taken), default=1.0))
         self._text(where + side * r * 1.9, f"{_fmt(abs(value))} kN·m", color=MOMENT, fontweight="bold")
         if load.at.type == "point":
@@ -523,9 +502,7 @@ class _Drawing:
             if below:
                 self._text(mid - across * 2.4 * tick, f"{_fmt(distance)}", fontsize=9, color=DIMENSION)
             else:
-                self._text(
-                    mid - across * 2.4 * tick, f"{_fmt(distance)}", fontsize=9, color=DIMENSION, rotation=90
-                )
+                self._text(mid - across * 2.4 * tick, f"{_fmt(distance)}", fontsize=9, color=DIMENSION, rotation=90)
 
     def finish(self) -> Figure:
         lo, hi = self.extent

@@ -71,9 +71,7 @@ def to_result(analysis: Analysis, *, diagrams: bool = True) -> dict[str, Any]:
     return result
 
 
-def solve(
-    model: dict[str, Any] | FrameModel, *, diagrams: bool = True, exact_supports: bool = False
-) -> dict[str, Any]:
+def solve(model: dict[str, Any] | FrameModel, *, diagrams: bool = True, exact_supports: bool = False) -> dict[str, Any]:
     """Solve one FrameCalc model and return FrameCalc's result format.
 
     Keys: ``reactions`` (per support, FrameCalc's order and types), ``displacements`` per point, and

@@ -45,9 +45,7 @@ def sphyr_solid(prompt: str, seed: int = 0) -> str:
 def sphyr_random(prompt: str, seed: int = 0) -> str:
     """Every masked cell random: 0/1 on easy subjects, one-decimal densities on hard ones."""
     rng = _rng(prompt, seed)
-    return _sphyr_fill(
-        prompt, lambda hard: f"{rng.randint(0, 10) / 10:.1f}" if hard else str(rng.randint(0, 1))
-    )
+    return _sphyr_fill(prompt, lambda hard: f"{rng.randint(0, 10) / 10:.1f}" if hard else str(rng.randint(0, 1)))
 
 
 BASELINES: dict[str, Callable[[str, int], str]] = {

@@ -28,9 +28,7 @@ def estimated_usage(prompt: str, reply: str) -> ModelUsage:
     """Token usage estimated from text length (documented as an estimate)."""
     input_tokens = max(1, len(prompt) // CHARS_PER_TOKEN)
     output_tokens = max(1, len(reply) // CHARS_PER_TOKEN)
-    return ModelUsage(
-        input_tokens=input_tokens, output_tokens=output_tokens, total_tokens=input_tokens + output_tokens
-    )
+    return ModelUsage(input_tokens=input_tokens, output_tokens=output_tokens, total_tokens=input_tokens + output_tokens)
 
 
 def last_user_text(messages: list[ChatMessage]) -> str:
@@ -51,15 +49,21 @@ class MechbenchModel(ModelAPI):
         api_key: str | None = None,
         config: GenerateConfig = GenerateConfig(),  # noqa: B008 - Inspect's ModelAPI signature
         seed: int = 0,
+        file: str | None = None,
         **model_args: Any,
     ) -> None:
         super().__init__(model_name, base_url, api_key, [], config)
-        if model_name not in BASELINES:
-            raise ValueError(
-                f"unknown mechbench model {model_name!r}; available: {', '.join(sorted(BASELINES))}"
-            )
-        self.answer = BASELINES[model_name]
         self.seed = int(seed)
+        self.book: ReplayBook | None = None
+        if model_name == "replay":
+            if not file:
+                raise ValueError("mechbench/replay needs the recorded replies: -M file=replies.jsonl")
+            self.book = ReplayBook(file)
+        elif model_name not in BASELINES:
+            names = ", ".join(sorted([*BASELINES, "replay"]))
+            raise ValueError(f"unknown mechbench model {model_name!r}; available: {names}")
+        else:
+            self.answer = BASELINES[model_name]
 
     def max_connections(self) -> int:
         return 32
@@ -72,7 +76,13 @@ class MechbenchModel(ModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         prompt = last_user_text(input)
-        reply = self.answer(prompt, self.seed)
+        if self.book is not None:
+            first = next((m for m in input if isinstance(m, ChatMessageUser)), None)
+            sample_id = (first.metadata or {}).get("sample_id") if first is not None else None
+            attempt = sum(1 for m in input if m.role == "assistant")
+            reply = self.book.reply(sample_id, first.text if first is not None else prompt, attempt)
+        else:
+            reply = self.answer(prompt, self.seed)
         output = ModelOutput.from_content(model=f"mechbench/{self.model_name}", content=reply)
         output.usage = estimated_usage(prompt, reply)
         return output

@@ -83,9 +83,7 @@ def test_hub_dataset_files_over_local_http(sphyr_data: Path, http_server, tmp_pa
     folder = resolve_source(
         "someone/SPhyR", hub_paths=["datasets/full_easy.jsonl"], endpoint=base, cache=tmp_path / "cache"
     )
-    assert read_records(folder / "datasets" / "full_easy.jsonl") == read_records(
-        sphyr_data / "full_easy.jsonl"
-    )
+    assert read_records(folder / "datasets" / "full_easy.jsonl") == read_records(sphyr_data / "full_easy.jsonl")
 
 
 def test_unsafe_archive_is_refused(http_server, tmp_path: Path) -> None:

@@ -55,9 +55,7 @@ class GridRecord(BaseModel):
 
 def parse_subjects(subject: str | list[str]) -> list[str]:
     """``all``, one subject, or a comma list (or list) of subjects, validated."""
-    names = (
-        subject if isinstance(subject, list) else [s.strip() for s in str(subject).split(",") if s.strip()]
-    )
+    names = subject if isinstance(subject, list) else [s.strip() for s in str(subject).split(",") if s.strip()]
     if names == ["all"]:
         return list(SUBJECTS)
     unknown = [n for n in names if n not in SUBJECTS]
@@ -70,9 +68,7 @@ def parse_subjects(subject: str | list[str]) -> list[str]:
 
 def subject_file(subject: str, source: str | Path | None = None, *, endpoint: str = HUB_ENDPOINT) -> Path:
     """Local path of ``<subject>.jsonl`` from a folder, an archive URL or the hub (downloaded once)."""
-    root = resolve_source(
-        source or DEFAULT_SOURCE, hub_paths=[f"datasets/{subject}.jsonl"], endpoint=endpoint
-    )
+    root = resolve_source(source or DEFAULT_SOURCE, hub_paths=[f"datasets/{subject}.jsonl"], endpoint=endpoint)
     return find_file(root, f"{subject}.jsonl")
 
 

@@ -23,8 +23,7 @@ Return only the completed grid without any additional explanation."""  # noqa: E
 
 FILL_EASY = "'V' cells with either '1' (solid) or '0' (empty)"
 FILL_HARD = (
-    "'V' cells with a floating point number between 0 and 1, "
-    "with one decimal place (e.g., 0.0, 0.1, 0.2, ..., 1.0)"
+    "'V' cells with a floating point number between 0 and 1, with one decimal place (e.g., 0.0, 0.1, 0.2, ..., 1.0)"
 )
 GRID_START = "Below is the input grid with masked regions:\n\n"
 GRID_END = "\n\nPlease output the completed grid"

@@ -39,9 +39,7 @@ def read_results_file(path: Path) -> list[dict[str, Any]]:
         else:
             records = [json.loads(line) for line in text.splitlines() if line.strip()]
     except json.JSONDecodeError as error:
-        raise DataSourceError(
-            f"{path} is neither a JSON array nor JSONL: {error.msg} at line {error.lineno}"
-        ) from None
+        raise DataSourceError(f"{path} is neither a JSON array nor JSONL: {error.msg} at line {error.lineno}") from None
     if not all(isinstance(r, dict) for r in records):
         raise DataSourceError(f"{path}: every record must be a JSON object")
     return records

@@ -1,0 +1,1 @@
+"""StructuralEval: a drawing of a structure → FrameCalc JSON → the solver decides."""

@@ -1,0 +1,100 @@
+"""One attempt, end to end: reply → JSON → schema → solve → compare → ladder. Plain data out."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
+from mechbench.benchmarks.structural_eval.scoring import (
+    FINDINGS,
+    Response,
+    Scoring,
+    compare,
+    diagnose,
+    ladder_ratio,
+    solve_response,
+)
+from mechbench.errors import ModelFormatError, UnstableStructureError
+from mechbench.frame import FrameModel
+
+_CORRECT = {
+    "strict": "correct: reactions per support and the largest moment match the ground truth",
+    "legacy": "correct: sorted absolute reactions match the ground truth (published rule)",
+}
+Outcome = Literal["correct", "wrong", "unparsable", "invalid_model", "unstable"]
+
+
+class Attempt(BaseModel):
+    """The verdict on one reply: ratio (ladder credit), step reached, and why."""
+
+    outcome: Outcome
+    ratio: float
+    step: str
+    explanation: str
+    detail: str
+    found_in: str | None = None
+    answer_model: dict[str, Any] | None = None
+
+
+def check_reply(reply: str, truth_model: FrameModel, truth: Response, *, tolerance: float, scoring: Scoring) -> Attempt:
+    """Judge ``reply`` against the ground truth; never raises for anything a model can write."""
+    try:
+        data, found_in = extract_model_json(reply)
+    except ReplyFormatError as error:
+        return Attempt(
+            outcome="unparsable",
+            ratio=0.0,
+            step="unparsable",
+            detail=str(error),
+            explanation=f"no readable JSON model: {error}",
+        )
+    try:
+        answer = FrameModel.parse(data)
+    except ModelFormatError as error:
+        return Attempt(
+            outcome="invalid_model",
+            ratio=0.0,
+            step="invalid_model",
+            detail=str(error),
+            found_in=found_in,
+            explanation=f"invalid model: {error}",
+            answer_model=data,
+        )
+    answer_json = answer.to_json_dict()
+    try:
+        got = solve_response(answer)
+    except UnstableStructureError as error:
+        # The ladder still applies: its controlled variants may be stable (e.g. only a support is missing).
+        step = diagnose(truth_model, answer, tolerance, scoring)
+        return Attempt(
+            outcome="unstable",
+            ratio=ladder_ratio(step),
+            step=step,
+            detail=str(error),
+            found_in=found_in,
+            answer_model=answer_json,
+            explanation=f"unstable structure ({error}); ladder reached {step}",
+        )
+    difference = compare(truth, got, tolerance, scoring)
+    if difference is None:
+        return Attempt(
+            outcome="correct",
+            ratio=1.0,
+            step="correct",
+            detail="reactions and largest moment match",
+            found_in=found_in,
+            answer_model=answer_json,
+            explanation=_CORRECT[scoring],
+        )
+    step = diagnose(truth_model, answer, tolerance, scoring)
+    return Attempt(
+        outcome="wrong",
+        ratio=ladder_ratio(step),
+        step=step,
+        detail=FINDINGS[step],
+        found_in=found_in,
+        answer_model=answer_json,
+        explanation=f"wrong ({difference}); {FINDINGS[step]}",
+    )

@@ -1,0 +1,157 @@
+"""StructuralEval tasks from the official layout (``data/raw_models``, ``data/ground_truth_meta``,
+``data/images``), wherever it lives: a local folder, an archive URL or the hub.
+
+Where an official image is missing, the drawing is rendered from the raw model with
+:func:`mechbench.frame.render.render` (and the task says so); where the ground truth is missing it is
+computed with mechbench's solver; where the difficulty is missing it follows :func:`heuristic_difficulty`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from mechbench.benchmarks.structural_eval.scoring import Response, response_of, solve_response
+from mechbench.data import DataSourceError, default_cache, resolve_source
+from mechbench.errors import MechbenchError
+from mechbench.frame import FrameModel
+from mechbench.frame.render import render
+
+DEFAULT_SOURCE = "aeutlook/StructuralEval"
+"""The official dataset id on the Hugging Face hub (CC BY-NC: fetched at run time, never shipped)."""
+CATEGORIES = ("beam", "frame", "truss")
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
+
+
+class StructuralTask(BaseModel):
+    """One benchmark task with its ground truth, ready to become a sample."""
+
+    id: str
+    category: str
+    difficulty: int
+    difficulty_source: Literal["metadata", "heuristic"]
+    image: str
+    image_source: Literal["official", "rendered"]
+    truth_source: Literal["published", "solver"]
+    raw_model: dict[str, Any]
+    truth_reactions: dict[str, tuple[float, float, float]]
+    """World reactions per support location "x,y" (from the lower-left corner)."""
+    truth_values: list[float]
+    truth_max_moment: float
+
+    def response(self) -> Response:
+        """The ground-truth response in the comparison's terms."""
+        at = {tuple(float(v) for v in key.split(",")): value for key, value in self.truth_reactions.items()}
+        return Response(at=at, values=self.truth_values, max_moment=self.truth_max_moment)  # type: ignore[arg-type]
+
+
+def category_of(task_id: str) -> str:
+    """beam, frame or truss from the id (``frame_003``); ``other`` when the id does not say."""
+    head = task_id.split("_", 1)[0].lower()
+    return head if head in CATEGORIES else "other"
+
+
+def heuristic_difficulty(model: FrameModel, category: str) -> int:
+    """Difficulty 1–5 when the metadata has none.
+
+    Start from the category (beam 1, frame 3, truss 3, other 2); +1 for more than 6 links, +1 more for
+    more than 15; +1 for any hinge; +1 for an inclined roller/slider or an inclined or partial load.
+    """
+    score = {"beam": 1, "frame": 3, "truss": 3}.get(category, 2)
+    score += (len(model.links) > 6) + (len(model.links) > 15)
+    score += any(link.endA == "hinge" or link.endB == "hinge" for link in model.links)
+    inclined_support = any(s.kind in ("roller", "slider") and s.angleDeg % 90 for s in model.supports)
+    tricky_load = any(
+        (getattr(load, "angleDeg", 0) % 90) or getattr(load, "fromStart", 0) or getattr(load, "fromEnd", 0)
+        for load in model.loads
+    )
+    score += inclined_support or tricky_load
+    return max(1, min(5, int(score)))
+
+
+def data_root(source: str | Path | None) -> Path:
+    """The folder holding ``raw_models`` (the official ``data/`` folder or one like it)."""
+    root = resolve_source(source or DEFAULT_SOURCE, hub_paths=None, hub_prefix="data/")
+    candidates = sorted((p for p in root.rglob("raw_models") if p.is_dir()), key=lambda p: len(p.parts))
+    if not candidates:
+        raise DataSourceError(f"no raw_models folder under {root}: not the StructuralEval layout")
+    return candidates[0].parent
+
+
+def _rendered_image(model: dict[str, Any], task_id: str) -> Path:
+    digest = hashlib.sha256(json.dumps(model, sort_keys=True).encode()).hexdigest()[:16]
+    path = default_cache() / "rendered" / f"{task_id}-{digest}.png"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        render(model, path)
+    return path
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise DataSourceError(f"cannot read {path.name}: {error}") from None
+
+
+def load_tasks(source: str | Path | None = None, *, filter: str | None = None) -> list[StructuralTask]:
+    """Every task of the data set (ids containing ``filter`` only, when given), sorted by id."""
+    root = data_root(source)
+    tasks = []
+    for path in sorted((root / "raw_models").glob("*.json")):
+        task_id = path.stem
+        if filter and filter not in task_id:
+            continue
+        raw = _read_json(path)
+        try:
+            model = FrameModel.parse(raw)
+        except MechbenchError as error:
+            raise DataSourceError(f"raw model {path.name} is not a valid FrameCalc model: {error}") from None
+        meta_path = root / "ground_truth_meta" / f"{task_id}.json"
+        meta = _read_json(meta_path) if meta_path.exists() else {}
+        category = category_of(task_id)
+        solution = meta.get("solution") if isinstance(meta, dict) else None
+        if isinstance(solution, dict) and "reactions" in solution:
+            response, truth_source = response_of(model, solution), "published"
+        else:
+            try:
+                response, truth_source = solve_response(model), "solver"
+            except MechbenchError as error:
+                raise DataSourceError(f"raw model {path.name} cannot be solved: {error}") from None
+        difficulty = meta.get("difficulty") if isinstance(meta, dict) else None
+        image_name = meta.get("image_filename") if isinstance(meta, dict) else None
+        image = _official_image(root, task_id, image_name)
+        known = isinstance(difficulty, int | float) and 1 <= difficulty <= 5
+        tasks.append(
+            StructuralTask(
+                id=task_id,
+                category=category,
+                difficulty=int(difficulty) if known else heuristic_difficulty(model, category),
+                difficulty_source="metadata" if known else "heuristic",
+                image=str(image or _rendered_image(raw, task_id)),
+                image_source="official" if image else "rendered",
+                truth_source=truth_source,
+                raw_model=raw,
+                truth_reactions={f"{x!r},{y!r}": v for (x, y), v in response.at.items()},
+                truth_values=response.values,
+                truth_max_moment=response.max_moment,
+            )
+        )
+    if not tasks:
+        raise DataSourceError(f"no tasks under {root}" + (f" matching {filter!r}" if filter else ""))
+    return tasks
+
+
+def _official_image(root: Path, task_id: str, image_name: Any) -> Path | None:
+    folder = root / "images"
+    names = [image_name] if isinstance(image_name, str) else []
+    names += [task_id + suffix for suffix in IMAGE_SUFFIXES]
+    for name in names:
+        candidate = folder / name
+        if candidate.is_file() and candidate.resolve().is_relative_to(folder.resolve()):
+            return candidate
+    return None

@@ -1,0 +1,64 @@
+"""Getting the FrameCalc JSON out of a model's reply.
+
+Looked for in order: ``<json>…</json>`` tags, ``<|begin_of_box|>…<|end_of_box|>`` markers, fenced code
+blocks (the last one that parses), then the outermost braces. Broken JSON is repaired with
+json-repair; what cannot be read as a JSON object raises :class:`ReplyFormatError` with the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import json_repair
+
+from mechbench.errors import MechbenchError
+
+# Replies longer than this are not structural models; bounding them bounds the repair work.
+MAX_REPLY_CHARS = 500_000
+_TAGGED = re.compile(r"<json>(.*?)</json>", re.DOTALL | re.IGNORECASE)
+_BOXED = re.compile(r"<\|begin_of_box\|>(.*?)<\|end_of_box\|>", re.DOTALL)
+_FENCED = re.compile(r"```[a-zA-Z]*\s*\n?(.*?)```", re.DOTALL)
+
+
+class ReplyFormatError(MechbenchError):
+    """No JSON object could be read from a reply."""
+
+
+def _candidates(reply: str) -> list[tuple[str, str]]:
+    found: list[tuple[str, str]] = []
+    for where, pattern in (("<json> tags", _TAGGED), ("box markers", _BOXED), ("a fenced block", _FENCED)):
+        found.extend((where, m.group(1)) for m in reversed(list(pattern.finditer(reply))))
+    start, end = reply.find("{"), reply.rfind("}")
+    if start >= 0 and end > start:
+        found.append(("the outermost braces", reply[start : end + 1]))
+    elif start >= 0:
+        found.append(("an unterminated object", reply[start:]))  # truncated replies: repair may recover
+    return found
+
+
+def extract_model_json(reply: str) -> tuple[dict[str, Any], str]:
+    """The JSON object in ``reply`` and how it was found (e.g. ``"a fenced block, repaired"``)."""
+    if not isinstance(reply, str) or not reply.strip():
+        raise ReplyFormatError("the reply is empty")
+    if len(reply) > MAX_REPLY_CHARS:
+        raise ReplyFormatError(f"the reply is {len(reply)} characters long; at most {MAX_REPLY_CHARS} are read")
+    candidates = _candidates(reply)
+    if not candidates:
+        raise ReplyFormatError("the reply contains no JSON object (no '{' found)")
+    for where, text in candidates:
+        try:
+            value = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            return value, where
+    for where, text in candidates:
+        try:
+            value = json_repair.loads(text)
+        except Exception:
+            continue
+        if isinstance(value, dict) and value:
+            return value, f"{where}, repaired"
+    raise ReplyFormatError(f"the JSON in the reply could not be read, even after repair (tried {candidates[0][0]})")

@@ -1,0 +1,53 @@
+"""Recorded replies, replayed: score outputs collected elsewhere through the normal tasks.
+
+File format (JSONL), one object per line: ``{"id": SAMPLE_ID, "reply": TEXT}`` or ``{"id": SAMPLE_ID,
+"replies": [TEXT, ...]}``; several lines with one id are successive attempts. A line may carry
+``"prompt"`` instead of ``"id"`` to be matched by the exact prompt text. Attempt k of a sample gets
+the k-th recorded reply; past the last one the reply is empty (and is scored as such).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mechbench.errors import MechbenchError
+
+
+class ReplayFileError(MechbenchError):
+    """The replay file is missing or malformed."""
+
+
+class ReplayBook:
+    """Replies by sample id or prompt text, in recorded order."""
+
+    def __init__(self, path: str | Path):
+        path = Path(path)
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            raise ReplayFileError(f"cannot read replay file {path}: {error}") from None
+        self.by_key: dict[str, list[str]] = {}
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise ReplayFileError(f"{path.name} line {number}: not JSON ({error.msg})") from None
+            if not isinstance(record, dict):
+                raise ReplayFileError(f"{path.name} line {number}: expected an object")
+            key = record.get("id", record.get("prompt"))
+            replies = record.get("replies", [record["reply"]] if "reply" in record else None)
+            if key is None or not isinstance(replies, list) or not all(isinstance(r, str) for r in replies):
+                raise ReplayFileError(f"{path.name} line {number}: needs id (or prompt) and reply (or replies)")
+            self.by_key.setdefault(str(key), []).extend(replies)
+
+    def reply(self, sample_id: str | None, prompt: str, attempt: int) -> str:
+        """The recorded reply for this sample's attempt (0-based); empty past the last one."""
+        replies = self.by_key.get(str(sample_id)) if sample_id is not None else None
+        if replies is None:
+            replies = self.by_key.get(prompt)
+        if replies is None:
+            raise ReplayFileError(f"no recorded reply for sample {sample_id!r}")
+        return replies[attempt] if attempt < len(replies) else ""
