@@ -63,3 +63,17 @@ def http_server(tmp_path: Path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory):
+    """Downloads and rendered drawings go to a per-session cache, not the user's ~/.cache/mechbench."""
+    import os
+
+    old = os.environ.get("MECHBENCH_CACHE")
+    os.environ["MECHBENCH_CACHE"] = str(tmp_path_factory.mktemp("mechbench-cache"))
+    yield
+    if old is None:
+        os.environ.pop("MECHBENCH_CACHE", None)
+    else:
+        os.environ["MECHBENCH_CACHE"] = old

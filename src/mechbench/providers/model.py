@@ -20,6 +20,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from mechbench.providers.baselines import BASELINES
+from mechbench.providers.replay import ReplayBook
 
 CHARS_PER_TOKEN = 4
 
@@ -79,7 +80,9 @@ class MechbenchModel(ModelAPI):
         if self.book is not None:
             first = next((m for m in input if isinstance(m, ChatMessageUser)), None)
             sample_id = (first.metadata or {}).get("sample_id") if first is not None else None
-            attempt = sum(1 for m in input if m.role == "assistant")
+            # Retry messages carry their attempt number (earlier turns are dropped from the conversation).
+            last = next((m for m in reversed(input) if isinstance(m, ChatMessageUser)), None)
+            attempt = int((last.metadata or {}).get("attempt", 0)) if last is not None else 0
             reply = self.book.reply(sample_id, first.text if first is not None else prompt, attempt)
         else:
             reply = self.answer(prompt, self.seed)

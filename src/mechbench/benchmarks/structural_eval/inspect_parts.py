@@ -84,7 +84,7 @@ def structural_solver(
             state.messages = [
                 *opening,
                 state.output.message,
-                ChatMessageUser(content=feedback(attempt.outcome, attempt.detail)),
+                ChatMessageUser(content=feedback(attempt.outcome, attempt.detail), metadata={"attempt": number + 1}),
             ]
         return state
 

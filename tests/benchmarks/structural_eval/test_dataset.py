@@ -1,0 +1,56 @@
+"""StructuralEval data loading: official layout, rendered images, truth and difficulty sources."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mechbench.benchmarks.structural_eval.dataset import heuristic_difficulty, load_tasks
+from mechbench.data import DataSourceError
+from mechbench.frame import FrameModel
+
+
+def test_shared_data_in_its_layout(structural_data: Path) -> None:
+    tasks = load_tasks(structural_data)
+    assert len(tasks) == 20
+    published = {t.id for t in tasks if t.truth_source == "published"}
+    assert published == {p.stem for p in (structural_data / "ground_truth_meta").glob("*.json")}
+    by_id = {t.id: t for t in tasks}
+    assert by_id["beam_001"].difficulty == 2 and by_id["beam_001"].difficulty_source == "metadata"
+    assert by_id["frame_010"].difficulty_source == "heuristic"
+    for t in tasks:
+        assert Path(t.image).is_file() and t.image_source == "rendered"
+        assert t.response().max_moment == t.truth_max_moment
+
+
+def test_filter_and_official_images(structural_data: Path, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(structural_data / "raw_models", data / "raw_models")
+    shutil.copytree(structural_data / "ground_truth_meta", data / "ground_truth_meta")
+    (data / "images").mkdir()
+    shutil.copy(Path(load_tasks(structural_data, filter="beam_001")[0].image), data / "images" / "beam_001.png")
+    tasks = load_tasks(tmp_path, filter="beam")
+    assert [t.id for t in tasks] == [f"beam_00{i}" for i in range(1, 6)]
+    assert tasks[0].image_source == "official" and tasks[1].image_source == "rendered"
+    with pytest.raises(DataSourceError, match="matching 'bridge'"):
+        load_tasks(tmp_path, filter="bridge")
+
+
+def test_broken_raw_model_names_the_file(tmp_path: Path) -> None:
+    (tmp_path / "raw_models").mkdir()
+    (tmp_path / "raw_models" / "beam_009.json").write_text(json.dumps({"points": [], "links": "x"}))
+    with pytest.raises(DataSourceError, match=r"raw model beam_009\.json is not a valid FrameCalc model"):
+        load_tasks(tmp_path)
+    with pytest.raises(DataSourceError, match="no raw_models folder"):
+        load_tasks(tmp_path / "raw_models")
+
+
+def test_heuristic_difficulty(structural_data: Path) -> None:
+    simple = FrameModel.parse(json.loads((structural_data / "raw_models" / "beam_003.json").read_text()))
+    big = FrameModel.parse(json.loads((structural_data / "raw_models" / "frame_010.json").read_text()))
+    assert heuristic_difficulty(simple, "beam") == 1
+    assert heuristic_difficulty(big, "frame") == 5
+    assert 1 <= heuristic_difficulty(simple, "other") <= 5
