@@ -77,3 +77,12 @@ def _isolated_cache(tmp_path_factory: pytest.TempPathFactory):
         os.environ.pop("MECHBENCH_CACHE", None)
     else:
         os.environ["MECHBENCH_CACHE"] = old
+
+
+@pytest.fixture(scope="session")
+def seesim_data(shared: Path) -> Path:
+    """Path of the SeeSim benchmark (``benchmark/``, ``data/``)."""
+    path = shared / "seesim"
+    if not (path / "benchmark" / "qa-benchmark-with-qids.json").is_file():
+        pytest.fail(f"{path}/benchmark/qa-benchmark-with-qids.json is missing", pytrace=False)
+    return path

@@ -5,6 +5,6 @@ built-in model provider (``--model mechbench/<name>``).
 """
 
 from mechbench.providers import mechbench_provider
-from mechbench.tasks import sphyr, structural_eval
+from mechbench.tasks import seesim, sphyr, structural_eval
 
-__all__ = ["mechbench_provider", "sphyr", "structural_eval"]
+__all__ = ["mechbench_provider", "seesim", "sphyr", "structural_eval"]

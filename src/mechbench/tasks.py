@@ -6,6 +6,9 @@ from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate
 
+from mechbench.benchmarks.seesim.dataset import load_items
+from mechbench.benchmarks.seesim.inspect_parts import seesim_scorer, seesim_solver
+from mechbench.benchmarks.seesim.inspect_parts import to_dataset as seesim_dataset
 from mechbench.benchmarks.sphyr import dataset as sphyr_data
 from mechbench.benchmarks.sphyr.inspect_parts import sphyr_scorer
 from mechbench.benchmarks.sphyr.inspect_parts import to_dataset as sphyr_dataset
@@ -97,5 +100,50 @@ def structural_eval(
             "prompt": prompt,
             "scoring": scoring,
             "tolerance": tolerance,
+        },
+    )
+
+
+@task
+def seesim(
+    modality: str = "image",
+    domain: str = "all",
+    files: str | list[str] | None = None,
+    data: str | None = None,
+    video_mode: str = "frames",
+    fps: float = 1.0,
+    max_frames: int | None = None,
+    max_tokens: int = 512,
+) -> Task:
+    """SeeSim: true/false questions about structural and fluid simulations.
+
+    Args:
+        modality: ``image``, ``video`` or ``text`` (the simulation report).
+        domain: ``structural``, ``fluid`` or ``all``.
+        files: question-file keys to keep (``File_1``..``File_12``; fluid is File_7..File_12), comma list or list.
+        data: folder in the published layout, an archive URL (default: the published repository's archive).
+        video_mode: ``frames`` (one question per sampled frame, majority vote) or ``native`` (the video itself).
+        fps: frames per second sampled in ``frames`` mode.
+        max_frames: at most this many frames per video, spread evenly.
+        max_tokens: generation limit.
+    """
+    if video_mode not in ("frames", "native"):
+        raise ValueError(f"video_mode must be frames or native, got {video_mode!r}")
+    if fps <= 0 or (max_frames is not None and max_frames < 1):
+        raise ValueError("fps must be positive and max_frames at least 1")
+    selected = [f.strip() for f in files.split(",")] if isinstance(files, str) else files
+    items, skipped = load_items(data, modality, domain, selected)
+    return Task(
+        dataset=seesim_dataset(items, modality, video_mode, fps, max_frames),
+        solver=seesim_solver(),
+        scorer=seesim_scorer(),
+        config=GenerateConfig(max_tokens=max_tokens),
+        metadata={
+            "benchmark": "seesim",
+            "modality": modality,
+            "domain": domain,
+            "video_mode": video_mode,
+            "fps": fps,
+            "skipped_for_missing_media": skipped,
         },
     )

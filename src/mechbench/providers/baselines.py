@@ -42,14 +42,47 @@ def sphyr_solid(prompt: str, seed: int = 0) -> str:
     return _sphyr_fill(prompt, lambda hard: "1.0" if hard else "1")
 
 
-def sphyr_random(prompt: str, seed: int = 0) -> str:
-    """Every masked cell random: 0/1 on easy subjects, one-decimal densities on hard ones."""
+def _sphyr_random(prompt: str, seed: int = 0) -> str:
     rng = _rng(prompt, seed)
     return _sphyr_fill(prompt, lambda hard: f"{rng.randint(0, 10) / 10:.1f}" if hard else str(rng.randint(0, 1)))
 
 
+TRUE_FALSE_MARK = "(True/False)"
+
+
+def always_true(prompt: str, seed: int = 0) -> str:
+    """SeeSim baseline: answers True to every question."""
+    _require_true_false(prompt)
+    return "True"
+
+
+def always_false(prompt: str, seed: int = 0) -> str:
+    """SeeSim baseline: answers False to every question."""
+    _require_true_false(prompt)
+    return "False"
+
+
+def _require_true_false(prompt: str) -> None:
+    if TRUE_FALSE_MARK not in prompt:
+        raise BaselineInputError("this baseline answers True/False questions only (SeeSim prompts)")
+
+
+def random_answer(prompt: str, seed: int = 0) -> str:
+    """Random, seeded per prompt: a random grid completion for SPhyR, True or False for SeeSim.
+
+    SPhyR: 0/1 on easy subjects, one-decimal densities on hard ones.
+    """
+    if TRUE_FALSE_MARK in prompt:
+        return _rng(prompt, seed).choice(["True", "False"])
+    return _sphyr_random(prompt, seed)
+
+
+sphyr_random = random_answer
+
 BASELINES: dict[str, Callable[[str, int], str]] = {
     "empty": sphyr_empty,
     "solid": sphyr_solid,
-    "random": sphyr_random,
+    "random": random_answer,
+    "always-true": always_true,
+    "always-false": always_false,
 }

@@ -1,0 +1,1 @@
+"""SeeSim: true/false questions about engineering simulations shown as image, video or text."""

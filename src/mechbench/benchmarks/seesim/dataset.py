@@ -1,0 +1,99 @@
+"""SeeSim questions and media in the published layout (``benchmark/``, ``data/{domain}/{images,videos,text}``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from mechbench.benchmarks.seesim.protocol import DOMAINS, MODALITIES, data_file_name
+from mechbench.data import DataSourceError, resolve_source
+
+DEFAULT_SOURCE = "https://github.com/cmudrc/SeeSim/archive/refs/heads/main.zip"
+"""The published repository's archive (downloaded once into the cache)."""
+BENCHMARK_FILE = "qa-benchmark-with-qids.json"
+MEDIA = {
+    "image": ("images", (".png", ".jpg", ".jpeg")),
+    "video": ("videos", (".gif", ".mp4", ".webm", ".mov")),
+    "text": ("text", (".txt",)),
+}
+
+
+class Question(BaseModel):
+    qid: str
+    question: str
+
+
+class DomainBlock(BaseModel):
+    questions: list[Question]
+    files: dict[str, dict[str, dict[str, bool]]]
+
+
+class Item(BaseModel):
+    """One (file, question) pair with its answer and its media file."""
+
+    domain: str
+    file: str
+    qid: str
+    question: str
+    answer: bool
+    media: str
+
+
+def benchmark_root(source: str | Path | None) -> Path:
+    """The folder holding ``benchmark/qa-benchmark-with-qids.json`` and ``data/``."""
+    root = resolve_source(source or DEFAULT_SOURCE, hub_paths=None)
+    matches = sorted(root.rglob(BENCHMARK_FILE), key=lambda p: len(p.parts))
+    if not matches:
+        raise DataSourceError(f"no {BENCHMARK_FILE} under {root}: not the SeeSim layout")
+    return matches[0].parent.parent
+
+
+def _media(root: Path, domain: str, data_file: str, modality: str) -> Path | None:
+    folder, suffixes = MEDIA[modality]
+    base = (root / "data" / domain / folder).resolve()
+    for suffix in suffixes:
+        candidate = (base / f"{data_file}{suffix}").resolve()
+        if candidate.is_file() and candidate.is_relative_to(base):
+            return candidate
+    return None
+
+
+def load_items(
+    source: str | Path | None, modality: str, domain: str = "all", files: list[str] | None = None
+) -> tuple[list[Item], list[str]]:
+    """Every (file, question) item of the selection, and the files skipped for missing media."""
+    if modality not in MODALITIES:
+        raise DataSourceError(f"modality must be one of {', '.join(MODALITIES)}, got {modality!r}")
+    domains = list(DOMAINS) if domain == "all" else [domain]
+    if any(d not in DOMAINS for d in domains):
+        raise DataSourceError(f"domain must be one of {', '.join(DOMAINS)} or all, got {domain!r}")
+    root = benchmark_root(source)
+    try:
+        raw: dict[str, Any] = json.loads((root / "benchmark" / BENCHMARK_FILE).read_text(encoding="utf-8"))
+        blocks = {d: DomainBlock.model_validate(raw[d]) for d in domains}
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValidationError) as error:
+        raise DataSourceError(f"{BENCHMARK_FILE} is not the SeeSim benchmark: {str(error).splitlines()[0]}") from None
+    known = {f for block in blocks.values() for f in block.files}
+    unknown = sorted(set(files or []) - known)
+    if unknown:
+        raise DataSourceError(f"unknown SeeSim files {', '.join(unknown)}; known: {', '.join(sorted(known))}")
+    items, skipped = [], []
+    for d, block in blocks.items():
+        text = {q.qid: q.question for q in block.questions}
+        for file, entry in block.files.items():
+            if files and file not in files:
+                continue
+            media = _media(root, d, data_file_name(d, file), modality)
+            if media is None:
+                skipped.append(f"{d}/{file}")
+                continue
+            for qid, answer in entry["answers"].items():
+                if qid not in text:
+                    raise DataSourceError(f"{d}/{file}: answer for unknown question {qid}")
+                items.append(Item(domain=d, file=file, qid=qid, question=text[qid], answer=answer, media=str(media)))
+    if not items:
+        raise DataSourceError(f"no SeeSim items for modality {modality}, domain {domain}, files {files or 'all'}")
+    return items, skipped

@@ -1,0 +1,41 @@
+"""SeeSim's protocol constants: the prompt, the paired questions, the validation questions.
+
+From the benchmark's ``evaluation-guidelines.md`` and ``benchmark-loader.py``.
+"""
+
+from __future__ import annotations
+
+DOMAINS = ("structural", "fluid")
+MODALITIES = ("image", "video", "text")
+
+QUESTION_TEMPLATE = "Question: {question} (True/False)\n\nAnswer with only True or False:"
+"""Follows the media after a blank line (for text, the simulation report is the media)."""
+
+# Paired questions for logical consistency (qids), as the benchmark's loader lists them.
+PAIRS: dict[str, list[tuple[str, str]]] = {
+    "structural": [
+        ("b12d8f45e3a670c92178", "n46e2f9ba03e6545205b"),  # elastic vs plastic deformation
+        ("a7e94b2c6f1d83052c9e", "r80c6d90f47c0329649f"),  # stress concentration vs factor of safety
+        ("l24c0d81f81c4103083f", "e57f1d63c42a0589b63e"),  # thermal stresses vs von Mises criterion
+    ],
+    "fluid": [
+        ("bb0a6b65d47a0320349d", "ee3d9e73a70d3983672a"),  # laminar vs turbulent
+        ("ii7b3c37e14b7767016e", "x46c2d01f03c6546905f"),  # buoyancy vs natural convection
+        ("v24a0b19d81a4103783d", "hh6a2b01d03a6546905d"),  # fully developed vs flow separation
+    ],
+}
+
+# Questions testing fundamental physical laws (validation accuracy).
+VALIDATION: dict[str, list[str]] = {
+    "structural": ["d46c2b17e50f38a4271d", "k13b9c27e70b3982172e"],  # reactions balance; converges
+    "fluid": ["cc1b7c01e58b1541450e"],  # mass conservation
+}
+
+# Fluid questions are keyed File_7..File_12 while the fluid data files are File_1..File_6, in order.
+FLUID_FILE_OFFSET = 6
+
+
+def data_file_name(domain: str, question_file: str) -> str:
+    """The data file name (``File_3``) for a question-file key (``File_9`` in the fluid domain)."""
+    number = int(question_file.removeprefix("File_"))
+    return f"File_{number - FLUID_FILE_OFFSET if domain == 'fluid' else number}"
