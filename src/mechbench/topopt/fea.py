@@ -1,0 +1,154 @@
+"""Plane-stress finite elements on a grid of unit square cells, with SIMP stiffness interpolation.
+
+One bilinear Q4 element per cell (2×2 Gauss, exact for this element), E(ρ) = E_min + ρ^p (E0 − E_min).
+Nodes are numbered row by row over (rows + 1) × (cols + 1), row 0 at the top; two DOFs (x, y) per node,
++y pointing down the printed grid. These are the published SPhyR physics conventions.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+E0 = 1.0
+E_MIN = 1e-9
+POISSON = 0.3
+PENALTY = 3.0
+# A solve whose residual exceeds this (relative to max(|f|, 1)) is not trusted: compliance = ∞.
+RESIDUAL_TOLERANCE = 1e-6
+
+
+@lru_cache(maxsize=8)
+def element_stiffness(nu: float = POISSON) -> np.ndarray:
+    """8×8 stiffness of a unit square Q4 element, E = 1, DOFs (x, y) of corners TL, TR, BR, BL."""
+    corners = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    D = np.array([[1, nu, 0], [nu, 1, 0], [0, 0, (1 - nu) / 2]]) / (1 - nu * nu)
+    ke = np.zeros((8, 8))
+    g = 1 / math.sqrt(3)
+    signs = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=float)
+    for xi in (-g, g):
+        for eta in (-g, g):
+            dN = 0.25 * np.stack([signs[:, 0] * (1 + signs[:, 1] * eta), signs[:, 1] * (1 + signs[:, 0] * xi)])
+            J = dN @ corners
+            dxy = np.linalg.solve(J, dN)  # derivatives by x and y, one column per node
+            B = np.zeros((3, 8))
+            B[0, 0::2] = dxy[0]
+            B[1, 1::2] = dxy[1]
+            B[2, 0::2] = dxy[1]
+            B[2, 1::2] = dxy[0]
+            ke += B.T @ D @ B * np.linalg.det(J)
+    ke.setflags(write=False)
+    return ke
+
+
+@dataclass(frozen=True)
+class Mesh:
+    """DOF bookkeeping of a rows × cols grid."""
+
+    rows: int
+    cols: int
+
+    @property
+    def ndof(self) -> int:
+        return 2 * (self.rows + 1) * (self.cols + 1)
+
+    def node(self, r: int, c: int) -> int:
+        return r * (self.cols + 1) + c
+
+    @property
+    def edofs(self) -> np.ndarray:
+        return _edofs(self.rows, self.cols)
+
+    def cell_nodes(self, r: int, c: int) -> tuple[int, int, int, int]:
+        """Corner nodes TL, TR, BR, BL of cell (r, c)."""
+        return self.node(r, c), self.node(r, c + 1), self.node(r + 1, c + 1), self.node(r + 1, c)
+
+
+@lru_cache(maxsize=32)
+def _edofs(rows: int, cols: int) -> np.ndarray:
+    r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
+    width = cols + 1
+    nodes = np.stack([r * width + c, r * width + c + 1, (r + 1) * width + c + 1, (r + 1) * width + c], axis=-1)
+    nodes = nodes.reshape(-1, 4)
+    out = np.empty((rows * cols, 8), dtype=np.int64)
+    out[:, 0::2] = 2 * nodes
+    out[:, 1::2] = 2 * nodes + 1
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=32)
+def _pattern(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    edofs = _edofs(rows, cols)
+    return np.repeat(edofs, 8, axis=1).ravel(), np.tile(edofs, (1, 8)).ravel()
+
+
+def stiffness(densities: np.ndarray, penalty: float = PENALTY) -> sp.csc_matrix:
+    """Global stiffness matrix for cell densities (rows × cols), densities clipped to [0, 1]."""
+    rows, cols = densities.shape
+    rho = np.clip(np.nan_to_num(densities, nan=0.0), 0.0, 1.0).ravel()
+    young = E_MIN + rho**penalty * (E0 - E_MIN)
+    i, j = _pattern(rows, cols)
+    values = (element_stiffness().ravel()[None, :] * young[:, None]).ravel()
+    ndof = 2 * (rows + 1) * (cols + 1)
+    return sp.csc_matrix((values, (i, j)), shape=(ndof, ndof))
+
+
+@dataclass(frozen=True)
+class LoadCase:
+    """Loads and clamped DOFs on a mesh."""
+
+    mesh: Mesh
+    force: np.ndarray
+    fixed: np.ndarray
+
+    @property
+    def free(self) -> np.ndarray:
+        mask = np.ones(self.mesh.ndof, dtype=bool)
+        mask[self.fixed] = False
+        return np.flatnonzero(mask)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """Displacements and compliance (∞ when the solve is not trustworthy)."""
+
+    displacement: np.ndarray
+    compliance: float
+
+    @property
+    def finite(self) -> bool:
+        return math.isfinite(self.compliance)
+
+    @property
+    def max_displacement(self) -> float:
+        """Largest nodal displacement magnitude (0 when the solve failed)."""
+        if not self.finite:
+            return 0.0
+        u = self.displacement.reshape(-1, 2)
+        return float(np.hypot(u[:, 0], u[:, 1]).max())
+
+
+def solve(densities: np.ndarray, case: LoadCase, penalty: float = PENALTY) -> Solution:
+    """Linear elastic solve; compliance fᵀu, or ∞ if the residual check fails or the result is not finite/positive."""
+    K = stiffness(densities, penalty)
+    free = case.free
+    u = np.zeros(case.mesh.ndof)
+    Kff = K[free][:, free]
+    f = case.force[free]
+    with np.errstate(all="ignore"):
+        try:
+            u[free] = spla.spsolve(Kff, f)
+        except (RuntimeError, ValueError):
+            return Solution(u, math.inf)
+        residual = float(np.linalg.norm(Kff @ u[free] - f)) if np.isfinite(u).all() else math.inf
+        compliance = float(case.force @ u)
+    scale = max(float(np.linalg.norm(case.force)), 1.0)
+    if not math.isfinite(compliance) or compliance < 0 or residual > RESIDUAL_TOLERANCE * scale:
+        return Solution(u, math.inf)
+    return Solution(u, compliance)
