@@ -86,7 +86,7 @@ class _Solver:
 
 def filter_matrix(rows: int, cols: int, radius: float = FILTER_RADIUS) -> sp.csr_matrix:
     """Row-normalised density filter: weights max(0, radius − distance) over neighbouring cells."""
-    reach = int(math.floor(radius))
+    reach = math.floor(radius)
     i, j, w = [], [], []
     for r in range(rows):
         for c in range(cols):
@@ -161,7 +161,7 @@ def binarise(problem: Problem, design: np.ndarray) -> np.ndarray:
     """Solid in the densest free cells, as many as the budget allows; pinned cells unchanged."""
     free = problem.free
     budget = problem.volume - problem.pinned[~free].sum()
-    count = max(0, int(math.floor(budget + 1e-9)))
+    count = max(0, math.floor(budget + 1e-9))
     order = np.argsort(-design[free], kind="stable")
     values = np.zeros(int(free.sum()))
     values[order[:count]] = 1.0
