@@ -95,6 +95,7 @@ def score_sphyr(
     results: Annotated[Path, typer.Argument(help="Published results JSON array, or JSONL of completions.")],
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the JSON here, not stdout.")] = None,
     parser: Annotated[str, typer.Option(help="current (last grid block) or legacy (paper-era).")] = "current",
+    physics: Annotated[bool, typer.Option("--physics", help="Add the finite-element metrics (re-optimises).")] = False,
 ) -> None:
     """Rescore SPhyR completions: every record's metrics plus the published totals."""
     from mechbench.benchmarks.sphyr.parse import PARSERS
@@ -103,7 +104,7 @@ def score_sphyr(
     if parser not in PARSERS:
         fail(f"--parser must be one of {', '.join(PARSERS)}, got {parser!r}")
     try:
-        report = rescore(read_results_file(results), parser)  # type: ignore[arg-type]
+        report = rescore(read_results_file(results), parser, physics)  # type: ignore[arg-type]
     except MechbenchError as error:
         fail(str(error))
     text = json.dumps(report, indent=1)
@@ -150,6 +151,41 @@ def score_structural(
         fail(f"cannot read answer {answer}: {error}")
     verdict = check_reply(reply, truth_model, truth_response, tolerance=tolerance, scoring=scoring)  # type: ignore[arg-type]
     typer.echo(json.dumps(verdict.model_dump(exclude={"answer_model"}), indent=1))
+
+
+validate_app = typer.Typer(help="Check that a scorer ranks known answers as it must.", no_args_is_help=True)
+app.add_typer(validate_app, name="validate")
+
+
+@validate_app.command("sphyr")
+def validate_sphyr(
+    subject: Annotated[str, typer.Option(help="SPhyR subject.")] = "full_easy",
+    data: Annotated[str | None, typer.Option(help="Folder, archive URL or hub id (default: official).")] = None,
+    samples: Annotated[str, typer.Option(help="all, a number, or paper.")] = "20",
+    seed: Annotated[int, typer.Option(help="Seed of the random flips.")] = 0,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the JSON report here.")] = None,
+) -> None:
+    """The published validation of the physics scoring: answer > 2 flipped > 10 flipped > empty."""
+    from mechbench.benchmarks.sphyr import dataset as sphyr_data
+    from mechbench.benchmarks.sphyr.prompts import is_hard
+    from mechbench.benchmarks.sphyr.validate import VARIANTS, validate
+
+    try:
+        (name,) = sphyr_data.parse_subjects(subject)
+        records = sphyr_data.select(sphyr_data.read_records(sphyr_data.subject_file(name, data)), samples)
+    except ValueError:
+        fail("validate takes exactly one subject")
+    except MechbenchError as error:
+        fail(str(error))
+    if not records:
+        fail(f"no samples selected from {subject}")
+    report = validate(records, hard=is_hard(name), seed=seed)
+    typer.echo(f"{name}: {report['samples']} samples, mean topology score")
+    for variant in VARIANTS:
+        typer.echo(f"  {variant:<11} {report['means'][variant]:.3f}")
+    typer.echo(f"strictly ordered answer > 2 flipped > 10 flipped > empty: {report['strictly_ordered']}")
+    if output is not None:
+        output.write_text(json.dumps(report, indent=1))
 
 
 @app.command()

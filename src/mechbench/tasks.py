@@ -26,6 +26,7 @@ def sphyr(
     data: str | None = None,
     samples: str = "all",
     parser: str = "current",
+    physics: bool = True,
     max_tokens: int = 16000,
 ) -> Task:
     """SPhyR: complete masked topology-optimisation grids.
@@ -37,6 +38,8 @@ def sphyr(
             (default: the official dataset, downloaded once into the cache).
         samples: ``all``, a number, or ``paper`` (seed-42 shuffle, first 100 per subject).
         parser: ``current`` (last grid block, strict validity) or ``legacy`` (paper-era line split).
+        physics: add the finite-element metrics (compliance, topology score, …); each sample then runs a
+            reference re-optimisation (cached per problem).
         max_tokens: generation limit (the newer published runs used 16000).
     """
     if parser not in PARSERS:
@@ -48,9 +51,9 @@ def sphyr(
     return Task(
         dataset=sphyr_dataset(records, name="sphyr:" + ",".join(subjects)),
         solver=generate(),
-        scorer=sphyr_scorer(parser=parser),  # type: ignore[arg-type]
+        scorer=sphyr_scorer(parser=parser, physics=physics),  # type: ignore[arg-type]
         config=GenerateConfig(max_tokens=max_tokens),
-        metadata={"benchmark": "sphyr", "subjects": subjects, "parser": parser, "samples": samples},
+        metadata={"benchmark": "sphyr", "subjects": subjects, "parser": parser, "samples": samples, "physics": physics},
     )
 
 

@@ -27,8 +27,9 @@ def _expected_exact(sphyr_data: Path, subject: str, fill: set[str]) -> float:
 
 @pytest.mark.parametrize("baseline", ["empty", "solid", "random"])
 def test_every_subject_with_a_baseline(sphyr_data: Path, tmp_path: Path, baseline: str) -> None:
+    # Physics metrics (a re-optimisation per sample) once, with the solid baseline, to keep the suite fast.
     logs = inspect_eval(
-        sphyr_suite("all", data=str(sphyr_data)),
+        sphyr_suite("all", data=str(sphyr_data), physics=baseline == "solid"),
         model=f"mechbench/{baseline}",
         log_dir=str(tmp_path),
         display="none",
@@ -49,6 +50,10 @@ def test_every_subject_with_a_baseline(sphyr_data: Path, tmp_path: Path, baselin
             assert exact == pytest.approx(_expected_exact(sphyr_data, subject, {"0", "0.0"})), subject
         elif baseline == "solid":
             assert exact == pytest.approx(_expected_exact(sphyr_data, subject, {"1", "1.0"})), subject
+            # Solid carries every load, never beats the optimum, and uses at least the truth's material.
+            assert by_key["load_carrying"]["mean"].value == 1.0, subject
+            assert 0 < by_key["topology_score"]["mean"].value <= 1.0
+            assert by_key["volume_ratio"]["mean"].value >= 1.0
 
 
 def test_invalid_replies_are_scored_not_lost(sphyr_data: Path, tmp_path: Path) -> None:

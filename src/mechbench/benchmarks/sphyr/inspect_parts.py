@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import anyio
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
 from mechbench.benchmarks.sphyr.dataset import GridRecord
 from mechbench.benchmarks.sphyr.parse import Parser
+from mechbench.benchmarks.sphyr.physics_scoring import PHYSICS_NAMES, physics_score
 from mechbench.benchmarks.sphyr.prompts import build_prompt, render_grid
 from mechbench.benchmarks.sphyr.scoring import METRIC_NAMES, score_grid
 
@@ -35,13 +37,24 @@ def to_dataset(records_by_subject: dict[str, list[GridRecord]], name: str) -> Me
 
 
 # ``invalid_output_grid`` (1 − valid) is the parse-failure rate, reported apart from wrong answers.
-@scorer(metrics=[{name: [mean()] for name in (*METRIC_NAMES, "invalid_output_grid")}])
-def sphyr_scorer(parser: Parser = "current"):
-    """Cell-level SPhyR metrics of the reply; the explanation says why a sample lost points."""
+@scorer(metrics=[{name: [mean()] for name in (*METRIC_NAMES, "invalid_output_grid", *PHYSICS_NAMES)}])
+def sphyr_scorer(parser: Parser = "current", physics: bool = True):
+    """Cell-level (and physics) SPhyR metrics of the reply; the explanation says why a sample lost points."""
 
     async def score(state: TaskState, target: Target) -> Score:
         metadata = state.metadata
         result = score_grid(metadata["input_grid"], metadata["ground_truth"], state.output.completion, parser)
+        extra: dict[str, float] = {}
+        physics_details: dict | None = None
+        if physics:
+            if result.valid_output_grid:
+                # Re-optimisation takes up to seconds: keep the event loop free for other samples.
+                ps = await anyio.to_thread.run_sync(
+                    physics_score, metadata["input_grid"], metadata["ground_truth"], result.parsed_grid
+                )
+                extra, physics_details = ps.metrics(), ps.model_dump()
+            else:
+                extra = dict.fromkeys(PHYSICS_NAMES, 0.0)
         if result.exact_match:
             explanation = "exact match"
         elif result.invalid_reason and parser == "current":
@@ -50,7 +63,7 @@ def sphyr_scorer(parser: Parser = "current"):
             wrong, masked = result.differing_cells, result.masked_cells
             explanation = f"{wrong} cells differ from the ground truth ({masked} were masked)"
         return Score(
-            value={**result.metrics(), "invalid_output_grid": float(not result.valid_output_grid)},
+            value={**result.metrics(), "invalid_output_grid": float(not result.valid_output_grid), **extra},
             answer=render_grid(result.parsed_grid),
             explanation=explanation,
             metadata={
@@ -60,6 +73,7 @@ def sphyr_scorer(parser: Parser = "current"):
                 "masked_cells": result.masked_cells,
                 "parser": parser,
                 "subject": metadata["subject"],
+                "physics": physics_details,
             },
         )
 

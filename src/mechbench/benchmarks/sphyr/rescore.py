@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mechbench.benchmarks.sphyr.parse import Parser
+from mechbench.benchmarks.sphyr.physics_scoring import PHYSICS_NAMES, physics_score
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid, totals
 from mechbench.data import DataSourceError
@@ -68,11 +69,30 @@ def rescore_record(record: dict[str, Any], position: int, parser: Parser = "curr
     return score_grid(input_grid, truth, reply, parser)
 
 
-def rescore(records: list[dict[str, Any]], parser: Parser = "current") -> dict[str, Any]:
-    """Every record's metrics (with the reason when invalid) and the published totals."""
+def rescore(records: list[dict[str, Any]], parser: Parser = "current", physics: bool = False) -> dict[str, Any]:
+    """Every record's metrics (with the reason when invalid) and the published totals.
+
+    With ``physics``, also the finite-element metrics of every valid grid and their totals.
+    """
     scores = [rescore_record(r, i, parser) for i, r in enumerate(records)]
     rows = []
-    for record, s in zip(records, scores, strict=True):
+    physics_totals: dict[str, float] = {f"total_{name}": 0.0 for name in PHYSICS_NAMES}
+    for position, (record, s) in enumerate(zip(records, scores, strict=True)):
         row: dict[str, Any] = {"index": record.get("index"), **s.model_dump(exclude={"parsed_grid"})}
+        if physics:
+            if s.valid_output_grid:
+                truth = _grid(record["ground_truth"], "ground_truth", f"record {position}")
+                input_grid = (
+                    _grid(record["input_grid"], "input_grid", "")
+                    if "input_grid" in record
+                    else grid_from_prompt(record["prompt"])
+                )
+                ps = physics_score(input_grid, truth, s.parsed_grid)
+                row.update(ps.model_dump())
+                for name in PHYSICS_NAMES:
+                    physics_totals[f"total_{name}"] += float(getattr(ps, name))
+            else:
+                row.update(dict.fromkeys(PHYSICS_NAMES, 0.0))
         rows.append(row)
-    return {"parser": parser, "records": rows, "totals": totals(scores)}
+    out_totals = totals(scores) | (physics_totals if physics else {})
+    return {"parser": parser, "physics": physics, "records": rows, "totals": out_totals}
