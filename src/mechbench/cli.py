@@ -188,6 +188,63 @@ def validate_sphyr(
         output.write_text(json.dumps(report, indent=1))
 
 
+generate_app = typer.Typer(help="Generate fresh, contamination-free benchmark tasks.", no_args_is_help=True)
+app.add_typer(generate_app, name="generate")
+
+
+@generate_app.command("structural")
+def generate_structural(
+    output: Annotated[Path, typer.Option("-o", "--output", help="Folder to write (official layout under data/).")],
+    n: Annotated[int, typer.Option("--n", help="Number of tasks.")] = 30,
+    seed: Annotated[int, typer.Option(help="Random seed (same seed, same bytes).")] = 1,
+    difficulty: Annotated[str, typer.Option(help="1-5 or mix.")] = "mix",
+    kinds: Annotated[str, typer.Option(help="Comma list of beam, frame, truss.")] = "beam,frame,truss",
+    diagrams: Annotated[bool, typer.Option("--diagrams/--no-diagrams", help="Store N/V/M diagrams.")] = True,
+) -> None:
+    """StructuralEval tasks with drawings and solver ground truth."""
+    from mechbench.frame.generate import KINDS
+    from mechbench.generate import write_structural
+
+    chosen = tuple(k.strip() for k in kinds.split(",") if k.strip())
+    if not chosen or any(k not in KINDS for k in chosen):
+        fail(f"--kinds must be a comma list of {', '.join(KINDS)}, got {kinds!r}")
+    if difficulty != "mix" and difficulty not in {"1", "2", "3", "4", "5"}:
+        fail(f"--difficulty must be 1-5 or mix, got {difficulty!r}")
+    if n < 1:
+        fail("--n must be at least 1")
+    try:
+        ids = write_structural(output, n, seed, None if difficulty == "mix" else int(difficulty), chosen, diagrams)
+    except MechbenchError as error:
+        fail(str(error))
+    typer.echo(f"wrote {len(ids)} tasks to {output / 'data'}")
+
+
+@generate_app.command("sphyr")
+def generate_sphyr_command(
+    output: Annotated[Path, typer.Option("-o", "--output", help="Folder for <subject>.jsonl files.")],
+    n: Annotated[int, typer.Option("--n", help="Samples per subject.")] = 8,
+    seed: Annotated[int, typer.Option(help="Random seed (same seed, same bytes).")] = 1,
+    size: Annotated[str, typer.Option(help="Grid size ROWSxCOLS.")] = "10x10",
+    subjects: Annotated[str, typer.Option(help="Comma list of subjects, or all.")] = "all",
+) -> None:
+    """SPhyR samples for every subject, ground truth by mechbench's SIMP."""
+    from mechbench.benchmarks.sphyr.dataset import parse_subjects
+    from mechbench.generate import write_sphyr
+
+    try:
+        rows, cols = (int(v) for v in size.lower().split("x"))
+    except ValueError:
+        fail(f"--size must look like 10x10, got {size!r}")
+    if not (4 <= rows <= 60 and 4 <= cols <= 60) or n < 1:
+        fail("--size must be between 4x4 and 60x60 and --n at least 1")
+    try:
+        chosen = parse_subjects(subjects)
+        written = write_sphyr(output, n, seed, rows, cols, chosen)
+    except (MechbenchError, RuntimeError) as error:
+        fail(str(error))
+    typer.echo(f"wrote {len(written)} subjects × {n} samples to {output}")
+
+
 @app.command()
 def demo(
     out: Annotated[Path, typer.Option("-o", "--out", help="Folder for results and drawings.")] = Path("mechbench-out"),

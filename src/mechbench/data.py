@@ -17,6 +17,7 @@ import tarfile
 import tempfile
 import urllib.error
 import urllib.request
+import warnings
 import zipfile
 from pathlib import Path, PurePosixPath
 
@@ -29,6 +30,32 @@ MAX_DOWNLOAD_BYTES = 2 * 1024**3
 MAX_LISTING_BYTES = 50 * 1024**2
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
+
+
+BUNDLED = Path(__file__).resolve().parent / "bundled"
+"""mechbench's own generated offline set (see ``bundled/GENERATED.md``)."""
+
+
+def bundled(name: str) -> Path:
+    """Folder of the bundled set of benchmark ``name`` (``structural_eval`` or ``sphyr``)."""
+    path = BUNDLED / name
+    if not path.is_dir():
+        raise DataSourceError(f"no bundled data for {name}")
+    return path
+
+
+def resolve_with_fallback(source: str | Path | None, default: str, name: str, **kwargs: object) -> Path:
+    """``source`` resolved; ``bundled`` means the bundled set; with no source, the official ``default``,
+    falling back (with a warning) to the bundled set when it cannot be fetched (offline)."""
+    if source == "bundled":
+        return bundled(name)
+    if source is not None:
+        return resolve_source(source, **kwargs)  # type: ignore[arg-type]
+    try:
+        return resolve_source(default, **kwargs)  # type: ignore[arg-type]
+    except DataSourceError as error:
+        warnings.warn(f"official {name} data unavailable ({error}); using mechbench's bundled set", stacklevel=2)
+        return bundled(name)
 
 
 class DataSourceError(MechbenchError):

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ValidationError, field_validator
 
-from mechbench.data import HUB_ENDPOINT, DataSourceError, find_file, resolve_source
+from mechbench.data import HUB_ENDPOINT, DataSourceError, find_file, resolve_with_fallback
 
 SUBJECTS: tuple[str, ...] = tuple(
     f"{kind}_{level}"
@@ -68,7 +68,9 @@ def parse_subjects(subject: str | list[str]) -> list[str]:
 
 def subject_file(subject: str, source: str | Path | None = None, *, endpoint: str = HUB_ENDPOINT) -> Path:
     """Local path of ``<subject>.jsonl`` from a folder, an archive URL or the hub (downloaded once)."""
-    root = resolve_source(source or DEFAULT_SOURCE, hub_paths=[f"datasets/{subject}.jsonl"], endpoint=endpoint)
+    root = resolve_with_fallback(
+        source, DEFAULT_SOURCE, "sphyr", hub_paths=[f"datasets/{subject}.jsonl"], endpoint=endpoint
+    )
     return find_file(root, f"{subject}.jsonl")
 
 

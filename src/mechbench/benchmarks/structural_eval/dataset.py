@@ -16,7 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from mechbench.benchmarks.structural_eval.scoring import Response, response_of, solve_response
-from mechbench.data import DataSourceError, default_cache, resolve_source
+from mechbench.data import DataSourceError, default_cache, resolve_with_fallback
 from mechbench.errors import MechbenchError
 from mechbench.frame import FrameModel
 from mechbench.frame.render import render
@@ -75,7 +75,7 @@ def heuristic_difficulty(model: FrameModel, category: str) -> int:
 
 def data_root(source: str | Path | None) -> Path:
     """The folder holding ``raw_models`` (the official ``data/`` folder or one like it)."""
-    root = resolve_source(source or DEFAULT_SOURCE, hub_paths=None, hub_prefix="data/")
+    root = resolve_with_fallback(source, DEFAULT_SOURCE, "structural_eval", hub_paths=None, hub_prefix="data/")
     candidates = sorted((p for p in root.rglob("raw_models") if p.is_dir()), key=lambda p: len(p.parts))
     if not candidates:
         raise DataSourceError(f"no raw_models folder under {root}: not the StructuralEval layout")
@@ -115,7 +115,10 @@ def load_tasks(source: str | Path | None = None, *, filter: str | None = None) -
         meta = _read_json(meta_path) if meta_path.exists() else {}
         category = category_of(task_id)
         solution = meta.get("solution") if isinstance(meta, dict) else None
-        if isinstance(solution, dict) and "reactions" in solution:
+        complete = isinstance(solution, dict) and "reactions" in solution
+        if complete and "maxMoment" not in solution and not solution.get("moment"):
+            complete = False  # no moment information: the largest moment must come from the solver
+        if complete:
             response, truth_source = response_of(model, solution), "published"
         else:
             try:
