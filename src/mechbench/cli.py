@@ -249,11 +249,35 @@ def generate_sphyr_command(
 def demo(
     out: Annotated[Path, typer.Option("-o", "--out", help="Folder for results and drawings.")] = Path("mechbench-out"),
 ) -> None:
-    """Run the offline demo (no network, no API key) and write its results into OUT."""
+    """Run every benchmark offline (no network, no API key) on mechbench's own data; logs and report in OUT."""
     from mechbench.demo import run_demo
 
-    summary = run_demo(out, echo=typer.echo)
-    typer.echo(f"report: {summary}")
+    report = run_demo(out, echo=typer.echo)
+    typer.echo(f"report: {report}")
+    typer.echo(f"logs:   {out / 'logs'} (inspect view --log-dir {out / 'logs'})")
+
+
+@app.command()
+def report(
+    log_dir: Annotated[Path, typer.Argument(help="Folder of Inspect eval logs.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Folder for the report.")] = Path("mechbench-report"),
+    format: Annotated[str, typer.Option(help="all (md, html, json, png) or json (on stdout).")] = "all",
+) -> None:
+    """Leaderboards and figures from Inspect logs: report.md, a self-contained report.html, report.json."""
+    from mechbench.report import build_report, write_report
+
+    if not log_dir.is_dir():
+        fail(f"log folder {log_dir} does not exist")
+    if format not in ("all", "json"):
+        fail(f"--format must be all or json, got {format!r}")
+    built = build_report(log_dir)
+    if not built.runs:
+        fail(f"no successful Inspect logs under {log_dir}")
+    if format == "json":
+        typer.echo(built.model_dump_json(indent=1))
+        return
+    paths = write_report(built, output)
+    typer.echo(f"wrote {paths['md']}, {paths['html']}, {paths['json']}")
 
 
 def main() -> None:

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Install mechbench with its test extras (and Debian's Chromium, which the report test renders HTML in),
+# then run the test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" = "0" ]; then
+        apt-get update -qq && apt-get install -y -qq chromium >/dev/null
+    else
+        sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null
+    fi
+fi
+pip install -q -e ".[dev]"
+python -m pytest "$@"

@@ -1,0 +1,141 @@
+"""Inspect logs → leaderboards (one per benchmark, in the form its publication uses) and run metadata.
+
+Plain data out (:class:`Report`), rendered to Markdown, a single self-contained HTML page and JSON by
+:mod:`mechbench.report.render`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from pydantic import BaseModel
+
+LADDER_STEPS = ("geometry", "supports", "hinges", "loads", "correct")
+
+
+class Run(BaseModel):
+    """One evaluation run (one Inspect log)."""
+
+    benchmark: str
+    task: str
+    model: str
+    created: str
+    status: str
+    samples: int
+    task_args: dict[str, Any]
+    mechbench_version: str | None
+    input_tokens: int
+    output_tokens: int
+    metrics: dict[str, float]
+    log: str
+
+
+class Report(BaseModel):
+    """Everything the report shows."""
+
+    runs: list[Run]
+    structural: list[dict[str, Any]]
+    structural_ladder: dict[str, dict[str, dict[str, int]]]
+    """model → difficulty → ladder step → count."""
+    structural_failures: list[dict[str, Any]]
+    sphyr: list[dict[str, Any]]
+    seesim: list[dict[str, Any]]
+    skipped_logs: list[str]
+
+
+def _metrics(log: EvalLog) -> dict[str, float]:
+    out: dict[str, float] = {}
+    if log.results is None:
+        return out
+    for score in log.results.scores:
+        for name, metric in score.metrics.items():
+            key = score.name if name == "mean" else name
+            if isinstance(metric.value, int | float):
+                out[key] = float(metric.value)
+    return out
+
+
+def _run(log: EvalLog, path: str) -> Run:
+    usage = log.stats.model_usage if log.stats else {}
+    return Run(
+        benchmark=str((log.eval.metadata or {}).get("benchmark", log.eval.task)),
+        task=log.eval.task,
+        model=log.eval.model,
+        created=str(log.eval.created),
+        status=log.status,
+        samples=log.results.completed_samples if log.results else 0,
+        task_args=dict(log.eval.task_args or {}),
+        mechbench_version=(log.eval.packages or {}).get("mechbench"),
+        input_tokens=sum(u.input_tokens for u in usage.values()),
+        output_tokens=sum(u.output_tokens for u in usage.values()),
+        metrics=_metrics(log),
+        log=path,
+    )
+
+
+def _sphyr_rows(log: EvalLog, run: Run) -> list[dict[str, Any]]:
+    """Per-subject means from the samples (a task may hold several subjects)."""
+    by_subject: dict[str, list[dict[str, float]]] = defaultdict(list)
+    for sample in log.samples or []:
+        score = next(iter(sample.scores.values())) if sample.scores else None
+        if score is not None and isinstance(score.value, dict):
+            by_subject[str(sample.metadata.get("subject"))].append(score.value)  # type: ignore[arg-type]
+    rows = []
+    for subject, values in sorted(by_subject.items()):
+        keys = set().union(*values)
+        means = {k: sum(float(v.get(k, 0.0)) for v in values) / len(values) for k in keys}
+        rows.append({"model": run.model, "subject": subject, "samples": len(values), **means})
+    return rows
+
+
+def build_report(log_dir: str | Path, max_failures: int = 4) -> Report:
+    """Read every Inspect log under ``log_dir`` (any models, any benchmarks)."""
+    runs, structural, sphyr, seesim, failures, skipped = [], [], [], [], [], []
+    ladder: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    for info in list_eval_logs(str(log_dir)):
+        try:
+            log = read_eval_log(info.name)
+        except Exception as error:
+            skipped.append(f"{info.name}: {type(error).__name__}")
+            continue
+        if log.status != "success" or log.results is None:
+            skipped.append(f"{info.name}: status {log.status}")
+            continue
+        run = _run(log, info.name)
+        runs.append(run)
+        row = {"model": run.model, **run.metrics, "samples": run.samples}
+        if run.benchmark == "structural_eval":
+            structural.append({**row, "prompt": run.task_args.get("prompt"), "scoring": run.task_args.get("scoring")})
+            for sample in log.samples or []:
+                score = next(iter(sample.scores.values())) if sample.scores else None
+                if score is None:
+                    continue
+                step = (score.metadata or {}).get("step", "none")
+                ladder[run.model][str(sample.metadata.get("difficulty"))][step] += 1
+                if step != "correct" and len(failures) < max_failures and score.answer:
+                    failures.append(
+                        {
+                            "model": run.model,
+                            "id": sample.id,
+                            "step": step,
+                            "explanation": score.explanation,
+                            "answer": score.answer,
+                            "truth": sample.target,
+                        }
+                    )
+        elif run.benchmark == "sphyr":
+            sphyr.extend(_sphyr_rows(log, run))
+        elif run.benchmark == "seesim":
+            seesim.append({**row, "modality": run.task_args.get("modality", "image")})
+    return Report(
+        runs=runs,
+        structural=structural,
+        structural_ladder={m: {d: dict(c) for d, c in by.items()} for m, by in ladder.items()},
+        structural_failures=failures,
+        sphyr=sphyr,
+        seesim=seesim,
+        skipped_logs=skipped,
+    )

@@ -1,0 +1,105 @@
+"""Reports from Inspect logs of all three benchmarks: tables, figures, JSON, and the HTML in Chromium."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+from inspect_ai import eval as inspect_eval
+from PIL import Image
+from typer.testing import CliRunner
+
+from mechbench.cli import app
+from mechbench.tasks import seesim, sphyr_suite, structural_eval
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory, structural_data: Path, sphyr_data: Path, seesim_data: Path) -> Path:
+    folder = tmp_path_factory.mktemp("logs")
+    common = {"log_dir": str(folder), "display": "none"}
+    inspect_eval(structural_eval(data=str(structural_data), filter="beam", debug=True), model="mockllm/model", **common)
+    truth = json.loads((structural_data / "raw_models" / "beam_001.json").read_text())
+    wrong = {**truth, "points": [{**p, "x": p["x"] * 2} for p in truth["points"]]}
+    replies = folder / "replies.jsonl"
+    replies.write_text(json.dumps({"id": "beam_001", "reply": json.dumps(wrong)}))
+    inspect_eval(
+        structural_eval(data=str(structural_data), filter="beam_001", max_retries=0),
+        model="mechbench/replay",
+        model_args={"file": str(replies)},
+        **common,
+    )
+    inspect_eval(
+        sphyr_suite("full_easy,1_random_cell_hard", data=str(sphyr_data), physics=False),
+        model="mechbench/solid",
+        **common,
+    )
+    inspect_eval(
+        seesim(modality="text", domain="fluid", data=str(seesim_data)), model="mechbench/always-true", **common
+    )
+    return folder
+
+
+def test_report_has_every_leaderboard(logs: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", str(logs), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.stderr
+    md = (tmp_path / "out" / "report.md").read_text()
+    for heading in ("## StructuralEval", "## StructuralEval ladder", "## SeeSim", "## SPhyR", "## Runs"):
+        assert heading in md
+    assert "| mechbench/replay |" in md and "full_easy" in md and "1_random_cell_hard" in md
+    assert (tmp_path / "out" / "failure_0.png").is_file()  # the wrong beam drawn beside the truth
+    for name in ("sphyr.png", "structural_ladder.png", "seesim.png"):
+        assert Image.open(tmp_path / "out" / name).size[0] > 300
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "http://" not in page and "https://" not in page  # self-contained: opens offline
+    assert page.count("data:image/png;base64,") >= 4
+    data = json.loads((tmp_path / "out" / "report.json").read_text())
+    weighted = {r["model"]: r["weighted_accuracy"] for r in data["structural"]}
+    assert weighted == {"mockllm/model": 1.0, "mechbench/replay": 0.0}
+    assert {r["mechbench_version"] for r in data["runs"]} != {None}
+
+
+def test_json_format_and_usage_errors(logs: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", str(logs), "--format", "json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["sphyr"]
+    assert runner.invoke(app, ["report", str(tmp_path / "none")]).exit_code == 2
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = runner.invoke(app, ["report", str(empty)])
+    assert result.exit_code == 2 and "no successful Inspect logs" in result.stderr
+
+
+def test_html_renders_in_headless_chromium(logs: Path, tmp_path: Path) -> None:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert browser, "Chromium is required for this test (.ci/run installs Debian's chromium package)"
+    runner.invoke(app, ["report", str(logs), "-o", str(tmp_path / "out")])
+    shot = tmp_path / "shot.png"
+    profile = tmp_path / "profile"
+    subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={profile}",
+            f"--screenshot={shot}",
+            "--window-size=1400,2000",
+            (tmp_path / "out" / "report.html").as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    pixels = np.asarray(Image.open(shot).convert("L"))
+    assert pixels.std() > 10, "the screenshot is blank"
+    assert (pixels < 128).mean() > 0.005  # text and tables drawn
