@@ -86,3 +86,14 @@ def seesim_data(shared: Path) -> Path:
     if not (path / "benchmark" / "qa-benchmark-with-qids.json").is_file():
         pytest.fail(f"{path}/benchmark/qa-benchmark-with-qids.json is missing", pytrace=False)
     return path
+
+
+def recorded_sphyr_records() -> list[dict]:
+    """The records of the four recorded GPT-4.1 SPhyR results files (18 records)."""
+    import json
+
+    folder = shared_data() / "sphyr" / "recorded_completions" / "gpt-4.1-2025-04-14"
+    files = [f for f in sorted(folder.glob("*_results.json")) if "aggregated" not in f.name]
+    if len(files) != 4:
+        pytest.fail(f"expected 4 recorded results files in {folder}", pytrace=False)
+    return [r for f in files for r in json.loads(f.read_text())]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 
@@ -13,16 +12,7 @@ from mechbench.benchmarks.sphyr.parse import parse_reply
 from mechbench.benchmarks.sphyr.physics_scoring import physics_score
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
 from mechbench.topopt import LoadCase, Mesh, densities, element_stiffness, load_case, solve
-
-
-def _records(sphyr_data: Path) -> list[dict]:
-    folder = sphyr_data / "recorded_completions" / "gpt-4.1-2025-04-14"
-    return [
-        r
-        for f in sorted(folder.glob("*_results.json"))
-        if "aggregated" not in f.name
-        for r in json.loads(f.read_text())
-    ]
+from tests.conftest import recorded_sphyr_records
 
 
 def test_element_stiffness_is_symmetric_with_three_rigid_modes() -> None:
@@ -33,7 +23,7 @@ def test_element_stiffness_is_symmetric_with_three_rigid_modes() -> None:
 
 
 def test_reproduces_the_recorded_compliances(sphyr_data: Path) -> None:
-    records = _records(sphyr_data)
+    records = recorded_sphyr_records()
     assert len(records) == 18
     for r in records:
         truth = [line.split() for line in r["ground_truth"].strip().splitlines()]
@@ -51,7 +41,7 @@ def test_reproduces_the_recorded_compliances(sphyr_data: Path) -> None:
 
 def test_optimal_compliance_is_never_more_than_one_percent_above_the_recorded(sphyr_data: Path) -> None:
     lower = 0
-    for r in _records(sphyr_data):
+    for r in recorded_sphyr_records():
         truth = [line.split() for line in r["ground_truth"].strip().splitlines()]
         score = physics_score(grid_from_prompt(r["prompt"]), truth, truth)
         assert score.optimal_compliance <= r["optimal_compliance"] * 1.01

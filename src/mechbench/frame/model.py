@@ -222,34 +222,30 @@ class _Directed(_Element):
         return _finite(value, "angleDeg", 1e6)
 
 
-class PointLoad(_Positioned, _Directed):
+class _Concentrated(_Positioned):
+    """A load acting at one place: a point, or a position along a link."""
+
+    id: str
+    at: Annotated[Target, BeforeValidator(_target)]
+    value: float
+    flip: Flip = 1
+
+    @field_validator("value")
+    @classmethod
+    def _check_value(cls, value: float) -> float:
+        return _finite(value, "value", MAX_LOAD_VALUE)
+
+
+class PointLoad(_Concentrated, _Directed):
     """A concentrated force of ``value`` × ``flip`` kN."""
 
-    id: str
     kind: Literal["pointLoad"]
-    at: Annotated[Target, BeforeValidator(_target)]
-    value: float
-    flip: Flip = 1
-
-    @field_validator("value")
-    @classmethod
-    def _check_value(cls, value: float) -> float:
-        return _finite(value, "value", MAX_LOAD_VALUE)
 
 
-class BendingMoment(_Positioned):
+class BendingMoment(_Concentrated):
     """A concentrated moment of ``value`` × ``flip`` kN·m, positive counter-clockwise."""
 
-    id: str
     kind: Literal["bendingMoment"]
-    at: Annotated[Target, BeforeValidator(_target)]
-    value: float
-    flip: Flip = 1
-
-    @field_validator("value")
-    @classmethod
-    def _check_value(cls, value: float) -> float:
-        return _finite(value, "value", MAX_LOAD_VALUE)
 
 
 class DistributedLoad(_Directed):

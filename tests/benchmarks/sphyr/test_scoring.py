@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
 from mechbench.benchmarks.sphyr.scoring import difficulty_score, score_grid, totals
+from tests.conftest import recorded_sphyr_records
 
 FIELDS = (
     "valid_output_grid",
@@ -20,18 +20,8 @@ FIELDS = (
 )
 
 
-def _recorded(sphyr_data: Path) -> list[dict]:
-    folder = sphyr_data / "recorded_completions" / "gpt-4.1-2025-04-14"
-    return [
-        r
-        for f in sorted(folder.glob("*_results.json"))
-        if "aggregated" not in f.name
-        for r in json.loads(f.read_text())
-    ]
-
-
 def test_reproduces_every_recorded_record(sphyr_data: Path) -> None:
-    records = _recorded(sphyr_data)
+    records = recorded_sphyr_records()
     assert len(records) == 18
     for record in records:
         truth = [line.split() for line in record["ground_truth"].strip().splitlines()]

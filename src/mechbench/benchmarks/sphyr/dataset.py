@@ -10,21 +10,9 @@ import numpy as np
 from pydantic import BaseModel, ValidationError, field_validator
 
 from mechbench.data import HUB_ENDPOINT, DataSourceError, find_file, resolve_with_fallback
+from mechbench.topopt.generate import SUBJECT_KINDS
 
-SUBJECTS: tuple[str, ...] = tuple(
-    f"{kind}_{level}"
-    for kind in (
-        "1_random_cell",
-        "5_random_cell",
-        "10_random_cell",
-        "1_random_row",
-        "3_random_row",
-        "1_random_column",
-        "3_random_column",
-        "full",
-    )
-    for level in ("easy", "hard")
-)
+SUBJECTS: tuple[str, ...] = tuple(f"{kind}_{level}" for kind in SUBJECT_KINDS for level in ("easy", "hard"))
 DEFAULT_SOURCE = "philippds/SPhyR"
 """The official dataset on the Hugging Face hub (configs point at ``datasets/<subject>.jsonl``)."""
 PAPER_SEED = 42
