@@ -203,9 +203,24 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
             )
         )
     if report.sphyr:
+        # The publication's form: one row per model, one column per subject, for each headline metric.
+        subjects = sorted({r["subject"] for r in report.sphyr})
+        for metric, title in (
+            ("topology_score", "topology score"),
+            ("exact_match", "exact match"),
+            ("normalized_score", "normalised score"),
+        ):
+            pivot = []
+            for model in sorted({r["model"] for r in report.sphyr}):
+                row: dict[str, Any] = {"model": model}
+                row.update({r["subject"]: r[metric] for r in report.sphyr if r["model"] == model and metric in r})
+                pivot.append(row)
+            if any(len(row) > 1 for row in pivot):
+                columns = [("model", "model"), *[(s, s.replace("_random_", " ")) for s in subjects]]
+                tables.append((f"SPhyR {title} (model × subject)", pivot, columns))
         tables.append(
             (
-                "SPhyR",
+                "SPhyR per subject",
                 sorted(report.sphyr, key=lambda r: (r["subject"], r["model"])),
                 [
                     ("subject", "subject"),

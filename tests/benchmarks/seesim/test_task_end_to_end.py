@@ -113,3 +113,15 @@ def test_download_archive_from_local_http_server(seesim_data: Path, http_server,
         display="none",
     )
     assert log.status == "success" and log.results.completed_samples == 120
+
+
+def test_native_video_mode_passes_the_video_itself(seesim_data: Path) -> None:
+    from inspect_ai.model import ContentImage, ContentVideo
+
+    task = seesim(modality="video", video_mode="native", data=str(seesim_data), files="File_1,File_7")
+    kinds = {}
+    for sample in task.dataset:
+        media = sample.input[0].content[0]
+        kinds[sample.metadata["media"].rsplit(".", 1)[1]] = type(media)
+        assert "frames" not in sample.metadata
+    assert kinds == {"gif": ContentImage, "mp4": ContentVideo}  # an animated GIF goes as an image
