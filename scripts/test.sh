@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install mechbench with its test extras (and Debian's Chromium, which the report test renders HTML in),
+# Install mechbench with its test extras and Ray (and Debian's Chromium, which the report test renders HTML in),
 # then run the test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,5 +10,5 @@ if ! command -v chromium >/dev/null 2>&1; then
         sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null
     fi
 fi
-pip install -q -e ".[dev]"
+pip install -q -e ".[dev,ray]"
 python -m pytest "$@"

@@ -26,6 +26,26 @@ app = typer.Typer(
 USAGE_ERROR = 2
 
 
+ExecutorOption = Annotated[str, typer.Option(help="local (process pool) or ray.")]
+WorkersOption = Annotated[int | None, typer.Option(help="Parallel workers (default: all cores).")]
+RayAddressOption = Annotated[str | None, typer.Option(help="Join this Ray cluster instead of a local instance.")]
+
+
+def executor_args(executor: str, workers: int | None, ray_address: str | None) -> dict[str, object]:
+    """Validated executor settings for :func:`mechbench.executor.run_batch`."""
+    from mechbench.executor import EXECUTORS
+
+    if executor not in EXECUTORS:
+        fail(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    if workers is not None and workers < 1:
+        fail("--workers must be at least 1")
+
+    def progress(done: int, total: int) -> None:
+        typer.echo(f"  {done}/{total} chunks", err=True)
+
+    return {"executor": executor, "workers": workers, "ray_address": ray_address, "progress": progress}
+
+
 def fail(message: str) -> NoReturn:
     """Print ``error: message`` on stderr and exit with the usage-error code."""
     typer.echo(f"error: {message}", err=True)
@@ -96,6 +116,9 @@ def score_sphyr(
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the JSON here, not stdout.")] = None,
     parser: Annotated[str, typer.Option(help="current (last grid block) or legacy (paper-era).")] = "current",
     physics: Annotated[bool, typer.Option("--physics", help="Add the finite-element metrics (re-optimises).")] = False,
+    executor: ExecutorOption = "local",
+    workers: WorkersOption = None,
+    ray_address: RayAddressOption = None,
 ) -> None:
     """Rescore SPhyR completions: every record's metrics plus the published totals."""
     from mechbench.benchmarks.sphyr.parse import PARSERS
@@ -104,7 +127,8 @@ def score_sphyr(
     if parser not in PARSERS:
         fail(f"--parser must be one of {', '.join(PARSERS)}, got {parser!r}")
     try:
-        report = rescore(read_results_file(results), parser, physics)  # type: ignore[arg-type]
+        settings = executor_args(executor, workers, ray_address)
+        report = rescore(read_results_file(results), parser, physics, **settings)  # type: ignore[arg-type]
     except MechbenchError as error:
         fail(str(error))
     text = json.dumps(report, indent=1)
@@ -200,6 +224,9 @@ def generate_structural(
     difficulty: Annotated[str, typer.Option(help="1-5 or mix.")] = "mix",
     kinds: Annotated[str, typer.Option(help="Comma list of beam, frame, truss.")] = "beam,frame,truss",
     diagrams: Annotated[bool, typer.Option("--diagrams/--no-diagrams", help="Store N/V/M diagrams.")] = True,
+    executor: ExecutorOption = "local",
+    workers: WorkersOption = None,
+    ray_address: RayAddressOption = None,
 ) -> None:
     """StructuralEval tasks with drawings and solver ground truth."""
     from mechbench.frame.generate import KINDS
@@ -213,7 +240,10 @@ def generate_structural(
     if n < 1:
         fail("--n must be at least 1")
     try:
-        ids = write_structural(output, n, seed, None if difficulty == "mix" else int(difficulty), chosen, diagrams)
+        level = None if difficulty == "mix" else int(difficulty)
+        ids = write_structural(
+            output, n, seed, level, chosen, diagrams, **executor_args(executor, workers, ray_address)
+        )
     except MechbenchError as error:
         fail(str(error))
     typer.echo(f"wrote {len(ids)} tasks to {output / 'data'}")
@@ -226,6 +256,9 @@ def generate_sphyr_command(
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same bytes).")] = 1,
     size: Annotated[str, typer.Option(help="Grid size ROWSxCOLS.")] = "10x10",
     subjects: Annotated[str, typer.Option(help="Comma list of subjects, or all.")] = "all",
+    executor: ExecutorOption = "local",
+    workers: WorkersOption = None,
+    ray_address: RayAddressOption = None,
 ) -> None:
     """SPhyR samples for every subject, ground truth by mechbench's SIMP."""
     from mechbench.benchmarks.sphyr.dataset import parse_subjects
@@ -239,7 +272,7 @@ def generate_sphyr_command(
         fail("--size must be between 4x4 and 60x60 and --n at least 1")
     try:
         chosen = parse_subjects(subjects)
-        written = write_sphyr(output, n, seed, rows, cols, chosen)
+        written = write_sphyr(output, n, seed, rows, cols, chosen, **executor_args(executor, workers, ray_address))
     except (MechbenchError, RuntimeError) as error:
         fail(str(error))
     typer.echo(f"wrote {len(written)} subjects × {n} samples to {output}")

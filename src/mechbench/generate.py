@@ -1,49 +1,83 @@
-"""Writing generated benchmark data in the official layouts (``mechbench generate ...``)."""
+"""Writing generated benchmark data in the official layouts (``mechbench generate ...``).
+
+The physics work (solving, drawing, optimising) runs through :func:`mechbench.executor.run_batch`, so it
+can use a local process pool or a Ray cluster; every task has its own random stream derived from the
+seed, so the bytes written do not depend on the executor.
+"""
 
 from __future__ import annotations
 
 import json
 import random
+from functools import partial
 from pathlib import Path
+from typing import Any
 
+from mechbench.executor import run_batch
 from mechbench.frame.generate import KINDS, generate_structure
 from mechbench.frame.render import render
 from mechbench.frame.solve import solve
 from mechbench.topopt.generate import generate_sphyr
 
 
+def structural_task(job: tuple[int, int, int | None, tuple[str, ...], bool]) -> dict[str, Any]:
+    """Task number ``i`` of a seed: category, raw model, drawing (PNG bytes) and ground-truth solution."""
+    seed, i, difficulty, kinds, diagrams = job
+    level = difficulty if difficulty is not None else i % 5 + 1
+    kind, model = generate_structure(random.Random(f"{seed}:{i}"), level, kinds)
+    result = solve(model, diagrams=True)
+    keys = ("reactions", "axial", "shear", "moment", "maxMoment") if diagrams else ("reactions", "maxMoment")
+    return {
+        "kind": kind,
+        "level": level,
+        "model": model,
+        "png": render(model),
+        "solution": {k: result[k] for k in keys},
+    }
+
+
 def write_structural(
-    out: Path, n: int, seed: int, difficulty: int | None = None, kinds: tuple[str, ...] = KINDS, diagrams: bool = True
+    out: Path,
+    n: int,
+    seed: int,
+    difficulty: int | None = None,
+    kinds: tuple[str, ...] = KINDS,
+    diagrams: bool = True,
+    **executor: Any,
 ) -> list[str]:
     """``n`` tasks in the StructuralEval layout under ``out/data``; returns their ids. Same seed, same bytes."""
-    rng = random.Random(seed)
     data = out / "data"
     for folder in ("images", "raw_models", "ground_truth_meta"):
         (data / folder).mkdir(parents=True, exist_ok=True)
+    tasks = run_batch(structural_task, [(seed, i, difficulty, kinds, diagrams) for i in range(n)], **executor)
     counters: dict[str, int] = {}
     ids = []
-    for i in range(n):
-        level = difficulty if difficulty is not None else i % 5 + 1
-        kind, model = generate_structure(rng, level, kinds)
-        counters[kind] = counters.get(kind, 0) + 1
-        task_id = f"{kind}_{counters[kind]:03d}"
-        (data / "raw_models" / f"{task_id}.json").write_text(json.dumps(model, indent=1, sort_keys=True))
-        render(model, data / "images" / f"{task_id}.png")
-        result = solve(model, diagrams=True)
-        keys = ("reactions", "axial", "shear", "moment", "maxMoment") if diagrams else ("reactions", "maxMoment")
-        solution = {k: result[k] for k in keys}
-        meta = {"id": task_id, "difficulty": level, "image_filename": f"{task_id}.png", "solution": solution}
+    for task in tasks:
+        counters[task["kind"]] = counters.get(task["kind"], 0) + 1
+        task_id = f"{task['kind']}_{counters[task['kind']]:03d}"
+        (data / "raw_models" / f"{task_id}.json").write_text(json.dumps(task["model"], indent=1, sort_keys=True))
+        (data / "images" / f"{task_id}.png").write_bytes(task["png"])
+        meta = {
+            "id": task_id,
+            "difficulty": task["level"],
+            "image_filename": f"{task_id}.png",
+            "solution": task["solution"],
+        }
         (data / "ground_truth_meta" / f"{task_id}.json").write_text(json.dumps(meta, sort_keys=True))
         ids.append(task_id)
     return ids
 
 
 def write_sphyr(
-    out: Path, n: int, seed: int, rows: int = 10, cols: int = 10, subjects: list[str] | None = None
+    out: Path, n: int, seed: int, rows: int = 10, cols: int = 10, subjects: list[str] | None = None, **executor: Any
 ) -> list[str]:
     """``<subject>.jsonl`` files in the official SPhyR format; returns the subjects written."""
     out.mkdir(parents=True, exist_ok=True)
-    data = generate_sphyr(n, seed, rows, cols, subjects)
+    data = generate_sphyr(n, seed, rows, cols, subjects, run=partial(_map, executor))
     for subject, records in data.items():
         (out / f"{subject}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
     return list(data)
+
+
+def _map(executor: dict[str, Any], fn: Any, jobs: list) -> list:
+    return run_batch(fn, jobs, **executor)

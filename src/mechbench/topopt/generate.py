@@ -10,6 +10,7 @@ all-solid interiors) are rejected. The published masking rule of each subject is
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 
@@ -92,20 +93,35 @@ def mask(truth: list[list[str]], subject_kind: str, rng: random.Random) -> list[
     return grid
 
 
+def candidate(job: tuple[int, int, int, int]) -> tuple[list[list[str]], list[list[str]]] | None:
+    """Base problem number ``k`` of a seed: its own random stream, so any executor gives the same result."""
+    seed, k, rows, cols = job
+    return base_problem(random.Random(f"{seed}:{k}"), rows, cols)
+
+
 def generate_sphyr(
-    n: int, seed: int, rows: int = 10, cols: int = 10, subjects: list[str] | None = None
+    n: int,
+    seed: int,
+    rows: int = 10,
+    cols: int = 10,
+    subjects: list[str] | None = None,
+    run: Callable[[Callable, list], list] | None = None,
 ) -> dict[str, list[dict]]:
-    """``n`` records per subject (all 16 unless ``subjects``), reproducible from ``seed``."""
-    rng = random.Random(seed)
-    bases = []
-    attempts = 0
+    """``n`` records per subject (all 16 unless ``subjects``), reproducible from ``seed``.
+
+    ``run(fn, jobs)`` maps the optimisations (default: in this process); see :mod:`mechbench.executor`.
+    """
+    run = run or (lambda fn, jobs: [fn(job) for job in jobs])
+    bases: list[tuple[list[list[str]], list[list[str]]]] = []
+    tried = 0
     while len(bases) < n:
-        attempts += 1
-        if attempts > 50 * max(n, 1):
+        if tried > 50 * max(n, 1):
             raise RuntimeError("too many degenerate problems; try another seed or size")
-        problem = base_problem(rng, rows, cols)
-        if problem is not None:
-            bases.append(problem)
+        batch = 2 * (n - len(bases)) + 2
+        results = run(candidate, [(seed, tried + k, rows, cols) for k in range(batch)])
+        tried += batch
+        bases.extend(r for r in results if r is not None)
+    bases = bases[:n]
     out: dict[str, list[dict]] = {}
     for kind in SUBJECT_KINDS:
         for level in ("easy", "hard"):

@@ -11,6 +11,7 @@ from mechbench.benchmarks.sphyr.physics_scoring import PHYSICS_NAMES, physics_sc
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid, totals
 from mechbench.data import DataSourceError
+from mechbench.executor import run_batch
 
 
 def _grid(value: Any, what: str, where: str) -> list[list[str]]:
@@ -69,30 +70,44 @@ def rescore_record(record: dict[str, Any], position: int, parser: Parser = "curr
     return score_grid(input_grid, truth, reply, parser)
 
 
-def rescore(records: list[dict[str, Any]], parser: Parser = "current", physics: bool = False) -> dict[str, Any]:
+def physics_job(job: tuple[list[list[str]], list[list[str]], list[list[str]]]) -> dict[str, Any]:
+    """Physics metrics of one (input, truth, answer) triple, as a plain dict (runs in any worker)."""
+    input_grid, truth, answer = job
+    return physics_score(input_grid, truth, answer).model_dump()
+
+
+def rescore(
+    records: list[dict[str, Any]], parser: Parser = "current", physics: bool = False, **executor: Any
+) -> dict[str, Any]:
     """Every record's metrics (with the reason when invalid) and the published totals.
 
-    With ``physics``, also the finite-element metrics of every valid grid and their totals.
+    With ``physics``, also the finite-element metrics of every valid grid and their totals, computed
+    through :func:`mechbench.executor.run_batch` (``executor``: executor, workers, ray_address, ...).
     """
     scores = [rescore_record(r, i, parser) for i, r in enumerate(records)]
-    rows = []
+    rows: list[dict[str, Any]] = [
+        {"index": record.get("index"), **s.model_dump(exclude={"parsed_grid"})}
+        for record, s in zip(records, scores, strict=True)
+    ]
     physics_totals: dict[str, float] = {f"total_{name}": 0.0 for name in PHYSICS_NAMES}
-    for position, (record, s) in enumerate(zip(records, scores, strict=True)):
-        row: dict[str, Any] = {"index": record.get("index"), **s.model_dump(exclude={"parsed_grid"})}
-        if physics:
+    if physics:
+        jobs, positions = [], []
+        for position, (record, s) in enumerate(zip(records, scores, strict=True)):
             if s.valid_output_grid:
-                truth = _grid(record["ground_truth"], "ground_truth", f"record {position}")
+                where = f"record {position}"
+                truth = _grid(record["ground_truth"], "ground_truth", where)
                 input_grid = (
-                    _grid(record["input_grid"], "input_grid", "")
+                    _grid(record["input_grid"], "input_grid", where)
                     if "input_grid" in record
                     else grid_from_prompt(record["prompt"])
                 )
-                ps = physics_score(input_grid, truth, s.parsed_grid)
-                row.update(ps.model_dump())
-                for name in PHYSICS_NAMES:
-                    physics_totals[f"total_{name}"] += float(getattr(ps, name))
+                jobs.append((input_grid, truth, s.parsed_grid))
+                positions.append(position)
             else:
-                row.update(dict.fromkeys(PHYSICS_NAMES, 0.0))
-        rows.append(row)
+                rows[position].update(dict.fromkeys(PHYSICS_NAMES, 0.0))
+        for position, metrics in zip(positions, run_batch(physics_job, jobs, **executor), strict=True):
+            rows[position].update(metrics)
+            for name in PHYSICS_NAMES:
+                physics_totals[f"total_{name}"] += float(metrics[name])
     out_totals = totals(scores) | (physics_totals if physics else {})
     return {"parser": parser, "physics": physics, "records": rows, "totals": out_totals}

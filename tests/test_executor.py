@@ -1,0 +1,64 @@
+"""One executor for batch physics work: local pool and a real local Ray instance give identical results."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from mechbench.benchmarks.sphyr.rescore import read_results_file, rescore
+from mechbench.executor import ExecutorError, run_batch
+from mechbench.generate import write_sphyr, write_structural
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+def _die_once(job: tuple[str, int]) -> int:
+    marker, value = job
+    if value == 3 and not os.path.exists(marker):
+        Path(marker).write_text("died")
+        os._exit(1)  # a lost worker, not an exception
+    return value * 10
+
+
+def test_local_pool_keeps_order_and_retries_a_lost_chunk(tmp_path: Path) -> None:
+    assert run_batch(_square, list(range(20)), workers=2, chunk_size=3) == [x * x for x in range(20)]
+    marker = str(tmp_path / "died")
+    assert run_batch(_die_once, [(marker, v) for v in range(8)], workers=2, chunk_size=2) == [v * 10 for v in range(8)]
+    assert Path(marker).exists()  # the worker really died once
+
+
+def test_unknown_executor() -> None:
+    with pytest.raises(ExecutorError, match="executor must be one of"):
+        run_batch(_square, [1], executor="spark")
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_ray_gives_the_same_bytes_as_the_local_pool(tmp_path: Path, sphyr_data: Path) -> None:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        pytest.fail("Ray is required for this test: scripts/test.sh installs mechbench[ray]", pytrace=False)
+    local, ray_out = tmp_path / "local", tmp_path / "ray"
+    write_sphyr(local / "sphyr", 3, 11, workers=2)
+    write_structural(local / "structural", 5, 11, diagrams=False, workers=2)
+    write_sphyr(ray_out / "sphyr", 3, 11, executor="ray", workers=2)
+    write_structural(ray_out / "structural", 5, 11, diagrams=False, executor="ray", workers=2)
+    assert _tree(local) == _tree(ray_out)
+    path = sphyr_data / "recorded_completions" / "gpt-4.1-2025-04-14" / "full_easy_results.json"
+    records = read_results_file(path)
+    assert rescore(records, physics=True, workers=2) == rescore(records, physics=True, executor="ray", workers=2)
+
+
+def test_ray_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # makes "import ray" fail
+    with pytest.raises(ExecutorError, match=r"pip install 'mechbench\[ray\]'"):
+        run_batch(_square, [1, 2], executor="ray")
