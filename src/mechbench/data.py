@@ -131,11 +131,19 @@ def _extract(archive: Path, target: Path) -> None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _download_folder(url: str, cache: Path | None) -> Path:
+    return (cache or default_cache()) / "downloads" / hashlib.sha256(url.encode()).hexdigest()[:16]
+
+
+def cached_url(url: str, cache: Path | None = None) -> Path | None:
+    """The content folder of ``url`` if it was downloaded before; never touches the network."""
+    content = _download_folder(url, cache) / "content"
+    return content if content.exists() else None
+
+
 def fetch_url(url: str, cache: Path | None = None) -> Path:
     """Download ``url`` once; archives are extracted. Returns the folder holding the content."""
-    cache = cache or default_cache()
-    key = hashlib.sha256(url.encode()).hexdigest()[:16]
-    folder = cache / "downloads" / key
+    folder = _download_folder(url, cache)
     content = folder / "content"
     if content.exists():
         return content

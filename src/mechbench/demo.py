@@ -18,7 +18,7 @@ from pathlib import Path
 from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.seesim.dataset import DEFAULT_SOURCE as SEESIM_SOURCE
-from mechbench.data import DataSourceError, bundled, default_cache, fetch_url
+from mechbench.data import bundled, cached_url
 from mechbench.report import build_report, write_report
 from mechbench.tasks import seesim, sphyr_suite, structural_eval
 
@@ -56,10 +56,9 @@ def _replies(path: Path) -> Path:
 
 
 def _official_seesim() -> str | None:
-    try:
-        return str(fetch_url(SEESIM_SOURCE, default_cache())) if (default_cache() / "downloads").exists() else None
-    except DataSourceError:
-        return None
+    """The official SeeSim copy if one is already in the cache (the demo never downloads)."""
+    folder = cached_url(SEESIM_SOURCE)
+    return str(folder) if folder is not None else None
 
 
 def run_demo(out: Path, echo: Callable[[str], None] = print) -> Path:
