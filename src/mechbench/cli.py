@@ -314,5 +314,10 @@ def report(
 
 
 def main() -> None:
-    """Entry point for ``python -m mechbench``."""
-    app()
+    """Entry point of the ``mechbench`` command: file-system failures become one line and exit code 2."""
+    try:
+        app()
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        typer.echo(f"error: {error.strerror or error}{where}", err=True)
+        sys.exit(USAGE_ERROR)

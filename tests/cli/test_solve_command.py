@@ -71,3 +71,19 @@ def test_missing_file_and_broken_json(tmp_path: Path) -> None:
     broken.write_text('{"points": [')
     result = runner.invoke(app, ["solve", str(broken)])
     assert result.exit_code == 2 and "is not valid JSON" in result.stderr and "line 1" in result.stderr
+
+
+def test_unwritable_output_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    result = subprocess.run(
+        [sys.executable, "-m", "mechbench", "generate", "structural", "-o", str(blocked / "out"), "--n", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: ") and "Traceback" not in result.stderr
