@@ -320,19 +320,6 @@ class FrameModel(BaseModel):
         except ValidationError as error:
             raise ModelFormatError(_describe_validation_error(error, data)) from None
 
-    def point(self, point_id: str) -> Point:
-        """The point with this id."""
-        return next(p for p in self.points if p.id == point_id)
-
-    def link(self, link_id: str) -> Link:
-        """The link with this id."""
-        return next(link for link in self.links if link.id == link_id)
-
-    def link_length(self, link: Link) -> float:
-        """Length (m) of ``link``."""
-        a, b = self.point(link.a), self.point(link.b)
-        return math.hypot(b.x - a.x, b.y - a.y)
-
     def to_json_dict(self) -> dict[str, Any]:
         """The model as a JSON-ready dict in the FrameCalc layout (optional fields written out)."""
         return self.model_dump(mode="json", exclude_none=True)

@@ -481,7 +481,7 @@ class _Drawing:
         if not self.dimensions:
             return
         xs, ys = self._dimension_stations()
-        lo, hi = self.extent[0].copy(), self.extent[1].copy()
+        lo = self.extent[0].copy()
         gap = 0.09 * self.scale.size
         tick = 0.02 * self.scale.size
         if len(xs) > 1:
@@ -490,7 +490,6 @@ class _Drawing:
         if len(ys) > 1:
             x = lo[0] - gap
             self._chain([np.array([x, y]) for y in ys], np.array([1.0, 0.0]), tick, below=False)
-        del hi
 
     def _chain(self, stations: list[np.ndarray], across: np.ndarray, tick: float, below: bool) -> None:
         self._line(stations[0], stations[-1], color=DIMENSION, lw=0.9, zorder=1)

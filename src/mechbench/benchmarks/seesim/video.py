@@ -5,8 +5,6 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-import av
-
 from mechbench.data import DataSourceError, default_cache
 
 # Bound the work on a hostile or enormous file: frames decoded per video.
@@ -28,6 +26,8 @@ def extract_frames(video: Path, fps: float = 1.0, max_frames: int | None = None)
     done = folder / "frames.txt"
     if done.exists():
         return [folder / name for name in done.read_text().split()]
+    import av  # imported here: Inspect loads mechbench's tasks at every start-up, and PyAV is slow to import
+
     folder.mkdir(parents=True, exist_ok=True)
     paths: list[Path] = []
     next_time = 0.0

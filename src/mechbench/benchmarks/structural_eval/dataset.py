@@ -19,7 +19,6 @@ from mechbench.benchmarks.structural_eval.scoring import Response, response_of, 
 from mechbench.data import DataSourceError, default_cache, resolve_with_fallback
 from mechbench.errors import MechbenchError
 from mechbench.frame import FrameModel
-from mechbench.frame.render import render
 
 DEFAULT_SOURCE = "aeutlook/StructuralEval"
 """The official dataset id on the Hugging Face hub (CC BY-NC: fetched at run time, never shipped)."""
@@ -86,6 +85,8 @@ def _rendered_image(model: dict[str, Any], task_id: str) -> Path:
     digest = hashlib.sha256(json.dumps(model, sort_keys=True).encode()).hexdigest()[:16]
     path = default_cache() / "rendered" / f"{task_id}-{digest}.png"
     if not path.exists():
+        from mechbench.frame.render import render  # matplotlib only when a drawing is actually missing
+
         path.parent.mkdir(parents=True, exist_ok=True)
         render(model, path)
     return path

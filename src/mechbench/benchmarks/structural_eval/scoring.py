@@ -10,7 +10,6 @@ put the origin anywhere.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -158,8 +157,3 @@ FINDINGS = {
 def ladder_ratio(step: str) -> float:
     """Partial credit of a ladder step."""
     return LADDER[step]
-
-
-def is_finite_response(response: Response) -> bool:
-    """Guard against non-finite numbers reaching a comparison."""
-    return all(math.isfinite(v) for v in (*response.values, response.max_moment))
