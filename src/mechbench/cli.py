@@ -313,6 +313,45 @@ def report(
     typer.echo(f"wrote {paths['md']}, {paths['html']}, {paths['json']}")
 
 
+PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+def _run_inspect(argv: list[str]) -> None:
+    import shlex
+    import subprocess
+
+    command = [sys.executable, "-m", "inspect_ai", *argv]
+    typer.echo("+ inspect " + shlex.join(argv), err=True)
+    raise typer.Exit(subprocess.run(command).returncode)
+
+
+@app.command("eval", context_settings=PASS_THROUGH)
+def eval_command(
+    ctx: typer.Context,
+    task: Annotated[str, typer.Argument(help="sphyr, structural_eval, seesim (or any Inspect task spec).")],
+) -> None:
+    """``inspect eval`` with mechbench's reliability defaults; other options go to Inspect (``inspect eval --help``).
+
+    Adds, unless given: --retry-on-error 3, --log-buffer 1 (each finished sample is in the log at once, so a
+    killed run loses none), --log-level-transcript http (retries and their causes in the log) and, for OpenAI-SDK
+    providers, -M max_retries=0 (Inspect's logged retry loop replaces the SDK's silent one).
+    """
+    from mechbench.eval_command import eval_argv
+
+    _run_inspect(eval_argv(task, list(ctx.args)))
+
+
+@app.command("eval-retry", context_settings=PASS_THROUGH)
+def eval_retry_command(
+    ctx: typer.Context,
+    log: Annotated[str, typer.Argument(help="Log file of the interrupted or failed run.")],
+) -> None:
+    """Resume a killed or failed run (``inspect eval-retry`` with the same defaults): only unfinished samples run."""
+    from mechbench.eval_command import eval_retry_argv
+
+    _run_inspect(eval_retry_argv([log], list(ctx.args)))
+
+
 def main() -> None:
     """Entry point of the ``mechbench`` command: file-system failures become one line and exit code 2."""
     try:

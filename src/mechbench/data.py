@@ -30,6 +30,9 @@ MAX_DOWNLOAD_BYTES = 2 * 1024**3
 MAX_LISTING_BYTES = 50 * 1024**2
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
+HUB_TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
+"""Environment variables whose token is sent (as a bearer header, never in a URL) to the hub for gated datasets."""
+_SECRET_QUERY = re.compile(r"(?i)([?&](?:[a-z_]*token|[a-z_]*key|sig|signature|x-amz-[a-z-]+)=)[^&#]*")
 
 
 BUNDLED = Path(__file__).resolve().parent / "bundled"
@@ -77,11 +80,23 @@ def is_hub_id(source: str) -> bool:
     return bool(_HUB_ID.match(source)) and not Path(source).exists()
 
 
-def _download(url: str, target: Path) -> None:
+def redact_url(url: str) -> str:
+    """``url`` fit for messages: credentials in the authority and secret-looking query values masked."""
+    url = re.sub(r"^([a-z]+://)[^/@]*@", r"\1***@", url)
+    return _SECRET_QUERY.sub(r"\1***", url)
+
+
+def _hub_headers() -> dict[str, str]:
+    token = next((os.environ[v] for v in HUB_TOKEN_VARIABLES if os.environ.get(v)), None)
+    return {"User-Agent": "mechbench", **({"Authorization": f"Bearer {token}"} if token else {})}
+
+
+def _download(url: str, target: Path, headers: dict[str, str] | None = None) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=".part-")
     tmp = Path(tmp_name)
-    request = urllib.request.Request(url, headers={"User-Agent": "mechbench"})
+    request = urllib.request.Request(url, headers=headers or {"User-Agent": "mechbench"})
+    shown = redact_url(url)
     try:
         with (
             os.fdopen(fd, "wb") as out,
@@ -91,14 +106,14 @@ def _download(url: str, target: Path) -> None:
             while chunk := response.read(1 << 20):
                 size += len(chunk)
                 if size > MAX_DOWNLOAD_BYTES:
-                    raise DataSourceError(f"{url}: larger than {MAX_DOWNLOAD_BYTES} bytes, refused")
+                    raise DataSourceError(f"{shown}: larger than {MAX_DOWNLOAD_BYTES} bytes, refused")
                 out.write(chunk)
         os.replace(tmp, target)  # atomic: a half-written file is never taken for a download
     except urllib.error.HTTPError as error:
-        raise DataSourceError(f"download of {url} failed: HTTP {error.code} {error.reason}") from None
+        raise DataSourceError(f"download of {shown} failed: HTTP {error.code} {error.reason}") from None
     except (urllib.error.URLError, TimeoutError, OSError) as error:
         reason = getattr(error, "reason", error)
-        raise DataSourceError(f"download of {url} failed: {reason}") from None
+        raise DataSourceError(f"download of {shown} failed: {reason}") from None
     finally:
         tmp.unlink(missing_ok=True)
 
@@ -132,7 +147,8 @@ def _extract(archive: Path, target: Path) -> None:
 
 
 def _download_folder(url: str, cache: Path | None) -> Path:
-    return (cache or default_cache()) / "downloads" / hashlib.sha256(url.encode()).hexdigest()[:16]
+    # Keyed by the URL without its secrets: a token never shapes a path on disk.
+    return (cache or default_cache()) / "downloads" / hashlib.sha256(redact_url(url).encode()).hexdigest()[:16]
 
 
 def cached_url(url: str, cache: Path | None = None) -> Path | None:
@@ -166,7 +182,7 @@ def list_hub_files(
     url = f"{endpoint.rstrip('/')}/api/datasets/{dataset_id}/tree/{revision}?recursive=1"
     try:
         with urllib.request.urlopen(
-            urllib.request.Request(url, headers={"User-Agent": "mechbench"}), timeout=DOWNLOAD_TIMEOUT_S
+            urllib.request.Request(url, headers=_hub_headers()), timeout=DOWNLOAD_TIMEOUT_S
         ) as response:
             entries = json.loads(response.read(MAX_LISTING_BYTES))
     except urllib.error.HTTPError as error:
@@ -198,7 +214,7 @@ def fetch_hub_files(
             raise DataSourceError(f"unsafe path in dataset {dataset_id}: {path!r}")
         target = folder / path
         if not target.exists():
-            _download(f"{endpoint.rstrip('/')}/datasets/{dataset_id}/resolve/{revision}/{path}", target)
+            _download(f"{endpoint.rstrip('/')}/datasets/{dataset_id}/resolve/{revision}/{path}", target, _hub_headers())
     return folder
 
 

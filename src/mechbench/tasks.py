@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 from inspect_ai import Task, task
-from inspect_ai.model import GenerateConfig
-from inspect_ai.solver import generate
 
 from mechbench.benchmarks.seesim.dataset import load_items
 from mechbench.benchmarks.seesim.inspect_parts import seesim_scorer, seesim_solver
@@ -18,6 +16,7 @@ from mechbench.benchmarks.structural_eval.inspect_parts import structural_scorer
 from mechbench.benchmarks.structural_eval.inspect_parts import to_dataset as structural_dataset
 from mechbench.benchmarks.structural_eval.prompts import PROMPT_STYLES
 from mechbench.benchmarks.structural_eval.scoring import DEFAULT_TOLERANCE, SCORINGS
+from mechbench.reliability import generate_config, reliable_generate
 
 
 @task
@@ -50,9 +49,9 @@ def sphyr(
     }
     return Task(
         dataset=sphyr_dataset(records, name="sphyr:" + ",".join(subjects)),
-        solver=generate(),
+        solver=reliable_generate(),
         scorer=sphyr_scorer(parser=parser, physics=physics),  # type: ignore[arg-type]
-        config=GenerateConfig(max_tokens=max_tokens),
+        config=generate_config(max_tokens=max_tokens),
         metadata={"benchmark": "sphyr", "subjects": subjects, "parser": parser, "samples": samples, "physics": physics},
     )
 
@@ -97,7 +96,7 @@ def structural_eval(
         dataset=structural_dataset(tasks, prompt),  # type: ignore[arg-type]
         solver=structural_solver(max_retries=max_retries, tolerance=tolerance, scoring=scoring, debug=debug),  # type: ignore[arg-type]
         scorer=structural_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens),
+        config=generate_config(max_tokens=max_tokens),
         metadata={
             "benchmark": "structural_eval",
             "prompt": prompt,
@@ -140,7 +139,7 @@ def seesim(
         dataset=seesim_dataset(items, modality, video_mode, fps, max_frames),
         solver=seesim_solver(),
         scorer=seesim_scorer(),
-        config=GenerateConfig(max_tokens=max_tokens),
+        config=generate_config(max_tokens=max_tokens),
         metadata={
             "benchmark": "seesim",
             "modality": modality,

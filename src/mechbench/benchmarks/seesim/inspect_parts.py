@@ -15,6 +15,7 @@ from mechbench.benchmarks.seesim.dataset import Item
 from mechbench.benchmarks.seesim.parse import majority, parse_answer
 from mechbench.benchmarks.seesim.protocol import DOMAINS, PAIRS, QUESTION_TEMPLATE, VALIDATION
 from mechbench.benchmarks.seesim.video import extract_frames
+from mechbench.reliability import generate_checked, model_generate_checked
 
 FRAMES_KEY = "seesim_frame_answers"
 
@@ -69,12 +70,12 @@ def seesim_solver() -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         frames = state.metadata.get("frames")
         if not frames:
-            return await generate(state)
+            return await generate_checked(state, generate)
         item = Item.model_validate({k: state.metadata[k] for k in Item.model_fields})
         model = get_model()
         answers = []
         for frame in frames:
-            output = await model.generate([frame_message(frame, item)])
+            output = await model_generate_checked(model, [frame_message(frame, item)])
             parsed = parse_answer(output.completion)
             answers.append(
                 {"frame": Path(frame).name, "reply": output.completion, "answer": parsed.answer, "rule": parsed.rule}

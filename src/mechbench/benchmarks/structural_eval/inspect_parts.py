@@ -15,6 +15,7 @@ from mechbench.benchmarks.structural_eval.dataset import CATEGORIES, StructuralT
 from mechbench.benchmarks.structural_eval.prompts import PromptStyle, feedback, task_prompt
 from mechbench.benchmarks.structural_eval.scoring import Scoring
 from mechbench.frame import FrameModel
+from mechbench.reliability import generate_checked
 
 ATTEMPTS_KEY = "structural_eval_attempts"
 
@@ -67,7 +68,7 @@ def structural_solver(
                 state.output = ModelOutput.from_content(model="debug", content=json.dumps(task.raw_model))
                 state.messages.append(state.output.message)
             else:
-                state = await generate(state)
+                state = await generate_checked(state, generate)
             attempt: Attempt = check_reply(
                 state.output.completion, truth_model, truth, tolerance=tolerance, scoring=scoring
             )

@@ -1,0 +1,65 @@
+"""``mechbench eval`` / ``mechbench eval-retry``: Inspect's commands with mechbench's reliability defaults added.
+
+The defaults (see :mod:`mechbench.reliability`) are added only where the user did not give the option, and the
+full command is printed before it runs, so every run can be repeated with plain ``inspect``.
+"""
+
+from __future__ import annotations
+
+import os
+
+from mechbench.reliability import EVAL_DEFAULTS
+
+TASK_NAMES = ("sphyr", "structural_eval", "seesim")
+SDK_RETRYING_PROVIDERS = ("openai", "openai-api")
+"""Providers built on the OpenAI SDK, whose own silent retries mechbench turns off so that Inspect's retry loop,
+which logs every retry with its cause, is the only one."""
+
+
+def _given(args: list[str], flag: str) -> bool:
+    return any(a == flag or a.startswith(flag + "=") for a in args)
+
+
+def _option_values(args: list[str], *flags: str) -> list[str]:
+    values = []
+    for i, a in enumerate(args):
+        for flag in flags:
+            if a == flag and i + 1 < len(args):
+                values.append(args[i + 1])
+            elif a.startswith(flag + "="):
+                values.append(a[len(flag) + 1 :])
+    return values
+
+
+def _default_flags(args: list[str]) -> list[str]:
+    extra = []
+    for name, value in EVAL_DEFAULTS.items():
+        flag = "--" + name.replace("_", "-")
+        if not _given(args, flag):
+            extra += [flag, str(value)]
+    return extra
+
+
+def task_spec(task: str) -> str:
+    """``sphyr`` -> ``mechbench/sphyr``; anything else (a file, another package's task) is left as it is."""
+    return f"mechbench/{task}" if task in TASK_NAMES else task
+
+
+def eval_argv(task: str, args: list[str]) -> list[str]:
+    """Arguments for ``inspect eval`` running ``task`` with ``args`` plus mechbench's defaults."""
+    argv = ["eval", task_spec(task), *args, *_default_flags(args)]
+    models = _option_values(args, "--model") or [os.environ.get("INSPECT_EVAL_MODEL", "")]
+    names = [m for value in models for m in value.split(",") if m]
+    model_args = _option_values(args, "-M", "--model-arg")
+    if (
+        names
+        and all(n.split("/", 1)[0] in SDK_RETRYING_PROVIDERS for n in names)
+        and not any(a.split("=", 1)[0] == "max_retries" for a in model_args)
+    ):
+        argv += ["-M", "max_retries=0"]
+    return argv
+
+
+def eval_retry_argv(logs: list[str], args: list[str]) -> list[str]:
+    """Arguments for ``inspect eval-retry`` resuming ``logs`` with mechbench's defaults (model args are in the log)."""
+    return ["eval-retry", *logs, *args, *_default_flags(args)]

@@ -1,0 +1,122 @@
+"""How mechbench keeps long evaluations going when an API misbehaves: bounded retries, bounded time, no lost sample.
+
+Three layers, each bounded:
+
+1. The provider SDK and Inspect retry HTTP failures (429 with ``Retry-After``, 5xx, dropped connections, truncated
+   bodies, stalls past ``attempt_timeout``) with exponential back-off. mechbench's tasks set
+   :data:`GENERATE_DEFAULTS` so that no request retries forever (Inspect's own default is unbounded).
+2. Replies that arrive with status 200 but cannot be used as a completion — a body that is not JSON, or a
+   completion with no choices — are not retried by Inspect (one would fail the sample). mechbench's solvers
+   retry those :data:`MALFORMED_RETRIES` times with back-off and record each cause in the sample's transcript.
+3. ``mechbench eval`` adds :data:`EVAL_DEFAULTS`: failed samples are re-run, each finished sample is written to
+   the log at once (so a killed run loses nothing and ``mechbench eval-retry`` asks no finished sample again),
+   and Inspect's retry messages, with their causes, go into the log.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+from inspect_ai.log import transcript
+from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+
+MAX_RETRIES = 8
+"""Retries of one model call (Inspect back-off starts at 3 s and doubles: about 13 minutes of waiting in all)."""
+ATTEMPT_TIMEOUT = 600
+"""Seconds one request may take before it is abandoned and retried (long enough for 16k-token reasoning)."""
+TIMEOUT = 3600
+"""Seconds one model call may take, all its retries included."""
+GENERATE_DEFAULTS: dict[str, Any] = {
+    "max_retries": MAX_RETRIES,
+    "attempt_timeout": ATTEMPT_TIMEOUT,
+    "timeout": TIMEOUT,
+}
+
+MALFORMED_RETRIES = 3
+"""Extra tries after a 200 reply that is not a usable completion (non-JSON body, no choices)."""
+MALFORMED_BACKOFF = 2.0
+"""Seconds before the first such retry; doubles each time."""
+
+EVAL_DEFAULTS: dict[str, Any] = {
+    "retry_on_error": 3,
+    "log_buffer": 1,
+    "log_level_transcript": "http",
+}
+"""What ``mechbench eval`` adds to ``inspect eval`` unless the user gave the option."""
+
+MALFORMED_ERRORS: tuple[type[BaseException], ...] = (json.JSONDecodeError,)
+"""Exceptions a provider raises when a 200 reply's body cannot be decoded."""
+
+
+def generate_config(**overrides: Any) -> GenerateConfig:
+    """mechbench's task generation defaults (bounded retries and time) plus task-specific settings."""
+    return GenerateConfig(**{**GENERATE_DEFAULTS, **overrides})
+
+
+def _no_choices(ex: BaseException, output: ModelOutput | None) -> bool:
+    return isinstance(ex, IndexError) and output is not None and output.empty
+
+
+async def _recovering(call: Callable[[], Awaitable[ModelOutput]], latest: Callable[[], ModelOutput | None]) -> None:
+    """Run ``call`` until it yields a completion with choices; at most :data:`MALFORMED_RETRIES` extra tries."""
+    wait = MALFORMED_BACKOFF
+    for attempt in range(MALFORMED_RETRIES + 1):
+        try:
+            output = await call()
+            cause = None if not output.empty else "the API returned a completion with no choices"
+        except MALFORMED_ERRORS as ex:
+            cause = f"the API's reply could not be decoded ({type(ex).__name__}: {ex})"
+        except IndexError as ex:
+            if not _no_choices(ex, latest()):
+                raise
+            cause = "the API returned a completion with no choices"
+        if cause is None:
+            return
+        if attempt == MALFORMED_RETRIES:
+            transcript().info({"mechbench_retry": "gave up", "cause": cause, "tries": attempt + 1})
+            return
+        transcript().info({"mechbench_retry": attempt + 1, "cause": cause, "wait_seconds": wait})
+        await anyio.sleep(wait)
+        wait *= 2
+
+
+async def generate_checked(state: TaskState, generate: Generate) -> TaskState:
+    """``generate(state)``, retrying replies that are not usable completions (see module docs).
+
+    If every try fails, the state keeps an empty completion, which the benchmark scores as no answer.
+    """
+
+    async def call() -> ModelOutput:
+        nonlocal state
+        state = await generate(state)
+        return state.output
+
+    await _recovering(call, lambda: state.output)
+    return state
+
+
+async def model_generate_checked(model: Model, messages: list[ChatMessage]) -> ModelOutput:
+    """``model.generate(messages)`` with the same recovery as :func:`generate_checked`."""
+    output: ModelOutput | None = None
+
+    async def call() -> ModelOutput:
+        nonlocal output
+        output = await model.generate(messages)
+        return output
+
+    await _recovering(call, lambda: output)
+    return output if output is not None else ModelOutput()
+
+
+@solver
+def reliable_generate() -> Solver:
+    """Inspect's ``generate()`` with mechbench's recovery from malformed replies."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        return await generate_checked(state, generate)
+
+    return solve

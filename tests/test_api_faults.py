@@ -1,0 +1,187 @@
+"""Every benchmark run through Inspect's OpenAI-compatible provider against a server that misbehaves on schedule.
+
+Each run is compared with a fault-free run against the same scripted answers: every sample must finish with the
+same score, the retries and their causes must be in the log, and retries must stop.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import Task
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog
+
+from mechbench.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES, TIMEOUT
+from mechbench.tasks import seesim, sphyr, structural_eval
+from tests.fault_server import FAULTS, FaultServer, message_images, message_text
+
+FAKE_KEY = "sk-mechbench-FAKE-KEY-7f3a9c1e5b"
+MODEL = "openai-api/fault/test-model"
+
+# Every fault once, then two in a row, then a clean conversation; conversations take the rows in arrival order.
+SCHEDULE: list[tuple[str, ...]] = [(f,) for f in FAULTS] + [("http_503", "rate_limit"), ("drop", "not_json"), ()]
+
+
+@pytest.fixture(autouse=True)
+def _fake_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FAULT_API_KEY", FAKE_KEY)
+
+
+def run(task: Task, server: FaultServer, log_dir: Path, **options: Any) -> EvalLog:
+    """One eval with mechbench's eval defaults, the SDK's own retries off (as ``mechbench eval`` does for OpenAI
+    SDK providers) and short timeouts so that a stall costs seconds."""
+    settings: dict[str, Any] = {
+        **EVAL_DEFAULTS,
+        "attempt_timeout": 2,
+        "max_retries": 4,
+        "model_args": {"max_retries": 0},
+        **options,
+    }
+    return inspect_eval(task, model=MODEL, model_base_url=server.url, log_dir=str(log_dir), display="none", **settings)[
+        0
+    ]
+
+
+def sample_scores(log: EvalLog) -> dict[str, Any]:
+    assert log.samples is not None
+    return {str(s.id): {name: score.value for name, score in (s.scores or {}).items()} for s in log.samples}
+
+
+def log_text(log: EvalLog) -> str:
+    """Every logger message and info event of every sample, one per line."""
+    lines = []
+    for sample in log.samples or []:
+        for event in sample.events:
+            if event.event == "logger":
+                lines.append(event.message.message)
+            elif event.event == "info":
+                lines.append(json.dumps(event.data))
+            elif event.event == "model" and event.error:
+                lines.append(event.error)
+    return "\n".join(lines)
+
+
+def assert_survives_faults(task_factory: Any, answer: Any, tmp_path: Path) -> None:
+    with FaultServer(answer) as clean_server:
+        clean = run(task_factory(), clean_server, tmp_path / "clean")
+    with FaultServer(answer, SCHEDULE, stall_seconds=4) as server:
+        faulty = run(task_factory(), server, tmp_path / "faulty")
+    assert clean.status == "success" and faulty.status == "success", faulty.error
+    assert all(s.error is None for s in faulty.samples or [])
+    assert sample_scores(faulty) == sample_scores(clean)
+    # Every fault was injected, and each conversation was answered as often as in the fault-free run.
+    assert set(server.log.injected()) == set(FAULTS)
+    assert server.log.answered() == clean_server.log.answered()
+    assert all(s.authorization == f"Bearer {FAKE_KEY}" for s in server.log.served)
+    text = log_text(faulty)
+    for cause in (
+        "RateLimitError 429",
+        "InternalServerError 500",
+        "502",
+        "503",
+        "AttemptTimeoutError",
+        "APIConnectionError",
+        "could not be decoded",
+        "no choices",
+    ):
+        assert cause in text, f"retry cause {cause!r} not in the log"
+    assert FAKE_KEY not in text
+
+
+def sphyr_answer(messages: list[dict[str, Any]]) -> str:
+    """Fill every masked cell with material; junk for one sample in three, so invalid answers are compared too."""
+    text = message_text(messages[-1])
+    rows = [line for line in text.splitlines() if re.fullmatch(r"[01LSV]( [01LSV])+", line)]
+    if int(hashlib.sha256(text.encode()).hexdigest(), 16) % 3 == 0:
+        return "I would need more information."
+    return "\n".join(r.replace("V", "1") for r in rows)
+
+
+def test_sphyr_survives_every_api_fault(tmp_path: Path) -> None:
+    assert_survives_faults(
+        lambda: sphyr(subject="all", data="bundled", samples="1", physics=False), sphyr_answer, tmp_path
+    )
+
+
+def structural_answers() -> dict[str, str]:
+    """Drawing (as base64) -> reply: the true model for half of the tasks, prose (no JSON) for the rest."""
+    task = structural_eval(data="bundled", filter="beam")
+    replies = {}
+    for i, sample in enumerate(task.dataset):
+        image = sample.input[0].content[0].image  # type: ignore[index, union-attr]
+        encoded = base64.b64encode(Path(image).read_bytes()).decode()
+        model = sample.metadata["task"]["raw_model"]  # type: ignore[index]
+        replies[encoded] = json.dumps(model) if i % 2 == 0 else "The beam carries the load to both supports."
+    return replies
+
+
+def test_structural_eval_survives_every_api_fault(tmp_path: Path) -> None:
+    replies = structural_answers()
+
+    def answer(messages: list[dict[str, Any]]) -> str:
+        image = message_images(messages[0])[0]
+        return replies[image.split(",", 1)[1]]
+
+    assert_survives_faults(lambda: structural_eval(data="bundled", filter="beam"), answer, tmp_path)
+
+
+def seesim_answer(messages: list[dict[str, Any]]) -> str:
+    text = message_text(messages[-1])
+    return ("True", "False", "Maybe, it depends")[int(hashlib.sha256(text.encode()).hexdigest(), 16) % 3]
+
+
+def test_seesim_survives_every_api_fault(tmp_path: Path, shared: Path) -> None:
+    assert_survives_faults(
+        lambda: seesim(modality="text", files="File_1", data=str(shared / "seesim")), seesim_answer, tmp_path
+    )
+
+
+def test_a_server_that_never_recovers_ends_in_bounded_retries(tmp_path: Path) -> None:
+    """No loop forever: with every request failing, each model call gives up after max_retries, the sample errors
+    (it can be retried later) and the run ends."""
+    with FaultServer(sphyr_answer, [("http_503",) * 1000]) as server:
+        log = run(
+            sphyr(subject="full_easy", data="bundled", samples="2", physics=False),
+            server,
+            tmp_path,
+            max_retries=1,
+            retry_on_error=0,
+            fail_on_error=False,
+        )
+    assert log.samples and all(s.error is not None for s in log.samples)
+    per_conversation = [s.attempt for s in server.log.served]
+    assert max(per_conversation) == 2  # first try + max_retries
+
+
+def test_tasks_bound_retries_and_time_by_default() -> None:
+    for task in (sphyr(data="bundled", samples="1", physics=False), structural_eval(data="bundled")):
+        assert (task.config.max_retries, task.config.attempt_timeout, task.config.timeout) == (
+            MAX_RETRIES,
+            ATTEMPT_TIMEOUT,
+            TIMEOUT,
+        )
+
+
+def test_replies_that_stay_malformed_end_as_a_zero_score_with_the_cause_logged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mechbench.reliability
+
+    monkeypatch.setattr(mechbench.reliability, "MALFORMED_BACKOFF", 0.05)
+    tries = mechbench.reliability.MALFORMED_RETRIES + 1
+    with FaultServer(sphyr_answer, [("empty_choice",) * 50, ("not_json",) * 50]) as server:
+        log = run(sphyr(subject="full_easy", data="bundled", samples="2", physics=False), server, tmp_path)
+    assert log.status == "success" and log.samples
+    for sample in log.samples:
+        assert sample.error is None
+        score = sample.scores["sphyr_scorer"]  # type: ignore[index]
+        assert score.value["valid_output_grid"] == 0.0  # type: ignore[index]
+    assert log_text(log).count('"mechbench_retry": "gave up"') == 2
+    assert sorted(s.attempt for s in server.log.served)[-1] == tries
