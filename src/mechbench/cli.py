@@ -317,11 +317,12 @@ PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
 def _run_inspect(argv: list[str]) -> None:
-    import shlex
     import subprocess
 
+    from mechbench.eval_command import shown_command
+
     command = [sys.executable, "-m", "inspect_ai", *argv]
-    typer.echo("+ inspect " + shlex.join(argv), err=True)
+    typer.echo("+ inspect " + shown_command(argv), err=True)
     raise typer.Exit(subprocess.run(command).returncode)
 
 

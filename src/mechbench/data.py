@@ -82,7 +82,7 @@ def is_hub_id(source: str) -> bool:
 
 def redact_url(url: str) -> str:
     """``url`` fit for messages: credentials in the authority and secret-looking query values masked."""
-    url = re.sub(r"^([a-z]+://)[^/@]*@", r"\1***@", url)
+    url = re.sub(r"(?i)([a-z]+://)[^/@\s]*@", r"\1***@", url)
     return _SECRET_QUERY.sub(r"\1***", url)
 
 

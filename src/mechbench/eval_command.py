@@ -7,7 +7,9 @@ full command is printed before it runs, so every run can be repeated with plain 
 from __future__ import annotations
 
 import os
+import re
 
+from mechbench.data import redact_url
 from mechbench.reliability import EVAL_DEFAULTS
 
 TASK_NAMES = ("sphyr", "structural_eval", "seesim")
@@ -38,6 +40,16 @@ def _default_flags(args: list[str]) -> list[str]:
         if not _given(args, flag):
             extra += [flag, str(value)]
     return extra
+
+
+_SECRET_ARG = re.compile(r"(?i)^((?:--?[\w-]+=)?[\w.-]*(?:key|token|secret|password)[\w.-]*=).+")
+
+
+def shown_command(argv: list[str]) -> str:
+    """``argv`` as a shell line to print, with the values of secret-looking ``name=value`` arguments masked."""
+    import shlex
+
+    return shlex.join(redact_url(_SECRET_ARG.sub(r"\1***", a)) for a in argv)
 
 
 def task_spec(task: str) -> str:

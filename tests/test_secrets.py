@@ -1,0 +1,129 @@
+"""A recognisable fake API key and hub token never reach logs, reports, messages, printed commands or cache keys."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import threading
+import zipfile
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from mechbench.data import DataSourceError, fetch_url, resolve_source
+from tests.fault_server import FaultServer
+from tests.test_api_faults import FAKE_KEY, MODEL, sphyr_answer
+from tests.test_interrupted_run import MECHBENCH
+
+FAKE_TOKEN = "hf_mechbenchFAKEtoken0042"
+
+
+def everything_under(folder: Path) -> Iterator[tuple[str, bytes]]:
+    """(name, bytes) of every file under ``folder``, the members of zip archives (Inspect's .eval) included."""
+    for path in folder.rglob("*"):
+        yield str(path), str(path).encode()
+        if not path.is_file():
+            continue
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                for member in archive.namelist():
+                    yield f"{path}!{member}", archive.read(member)
+        else:
+            yield str(path), path.read_bytes()
+
+
+def assert_absent(secret: str, folder: Path) -> int:
+    checked = 0
+    for name, content in everything_under(folder):
+        assert secret.encode() not in content, f"secret found in {name}"
+        checked += 1
+    return checked
+
+
+def test_api_key_stays_out_of_logs_reports_and_output(tmp_path: Path) -> None:
+    logs, report = tmp_path / "logs", tmp_path / "report"
+    env = {k: v for k, v in os.environ.items() if k != "FAULT_API_KEY"}
+    task = ["sphyr", "-T", "data=bundled", "-T", "subject=full_easy", "-T", "samples=3", "-T", "physics=false"]
+    with FaultServer(sphyr_answer, [("rate_limit",), ("http_500",), ("drop",)]) as server:
+        # The key given as a model argument (the riskiest way: it is part of the command line).
+        key, out = ["-M", f"api_key={FAKE_KEY}"], ["--log-dir", str(logs), "--display", "plain"]
+        ran = subprocess.run(
+            [*MECHBENCH, "eval", *task, "--model", MODEL, "--model-base-url", server.url, *key, *out],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert ran.returncode == 0, ran.stderr[-2000:]
+        assert all(s.authorization == f"Bearer {FAKE_KEY}" for s in server.log.served)  # it was really used
+        assert {"rate_limit", "http_500", "drop"} <= set(server.log.injected())
+        # A failing run: nothing listens at this port, so every request fails and errors are printed.
+        nowhere = ["--model-base-url", "http://127.0.0.1:9/v1", "--max-retries", "0", "--retry-on-error", "0"]
+        failed = subprocess.run(
+            [*MECHBENCH, "eval", *task, "--model", MODEL, *nowhere, *key, *out],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+    assert "APIConnectionError" in failed.stdout + failed.stderr  # the error was printed (Inspect exits 0)
+    reported = subprocess.run([*MECHBENCH, "report", str(logs), "-o", str(report)], capture_output=True, text=True)
+    assert reported.returncode == 0, reported.stderr
+    for output in (ran.stdout, ran.stderr, failed.stdout, failed.stderr, reported.stdout, reported.stderr):
+        assert FAKE_KEY not in output
+    assert "api_key=***" in ran.stderr  # the printed command is masked, not dropped
+    assert assert_absent(FAKE_KEY, logs) > 2 and assert_absent(FAKE_KEY, report) > 2
+
+
+@pytest.fixture
+def hub_server() -> Iterator[tuple[str, list[str]]]:
+    """A hub stand-in on 127.0.0.1 with one dataset ``owner/data``; records each request's Authorization."""
+    seen: list[str] = []
+
+    class Hub(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            seen.append(self.headers.get("Authorization", ""))
+            path = self.path.split("?")[0]
+            if path == "/api/datasets/owner/data/tree/main":
+                body = json.dumps([{"type": "file", "path": "full_easy.jsonl"}]).encode()
+            elif path == "/datasets/owner/data/resolve/main/full_easy.jsonl":
+                body = b'{"x": 1}\n'
+            else:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", seen
+    server.shutdown()
+    server.server_close()
+
+
+def test_hub_token_is_a_header_only(
+    hub_server: tuple[str, list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    endpoint, seen = hub_server
+    monkeypatch.setenv("HF_TOKEN", FAKE_TOKEN)
+    cache = tmp_path / "cache"
+    folder = resolve_source("owner/data", hub_paths=None, endpoint=endpoint, cache=cache)
+    assert (folder / "full_easy.jsonl").read_bytes() == b'{"x": 1}\n'
+    assert seen and set(seen) == {f"Bearer {FAKE_TOKEN}"}
+    with pytest.raises(DataSourceError) as missing:
+        resolve_source("owner/other", hub_paths=["a.jsonl"], endpoint=endpoint, cache=cache)
+    assert "404" in str(missing.value) and FAKE_TOKEN not in str(missing.value)
+    # A token in a URL (signed links, ?token=) is masked in messages and kept out of the cache key.
+    with pytest.raises(DataSourceError) as failed:
+        fetch_url(f"{endpoint}/nothing.zip?token={FAKE_TOKEN}", cache)
+    assert "token=***" in str(failed.value) and FAKE_TOKEN not in str(failed.value)
+    fetch_url(f"{endpoint}/datasets/owner/data/resolve/main/full_easy.jsonl?token={FAKE_TOKEN}", cache)
+    assert assert_absent(FAKE_TOKEN, cache) >= 3
