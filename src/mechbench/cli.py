@@ -64,6 +64,8 @@ def read_json(path: Path, what: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as error:
         fail(f"{what} {path} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}")
+    except RecursionError:
+        fail(f"{what} {path} nests too deeply to be read")
 
 
 @app.command()

@@ -97,7 +97,7 @@ def _support_kind(value: Any) -> Any:
 def _flip(value: Any) -> Any:
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return value
     if number in (1.0, -1.0):
         return int(number)
@@ -319,6 +319,8 @@ class FrameModel(BaseModel):
             return cls.model_validate(data)
         except ValidationError as error:
             raise ModelFormatError(_describe_validation_error(error, data)) from None
+        except UnicodeError:  # a lone surrogate in an id or label (a Python str can hold one, UTF-8 cannot)
+            raise ModelFormatError("the model contains text that is not valid Unicode") from None
 
     def to_json_dict(self) -> dict[str, Any]:
         """The model as a JSON-ready dict in the FrameCalc layout (optional fields written out)."""

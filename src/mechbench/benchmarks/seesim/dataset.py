@@ -26,9 +26,13 @@ class Question(BaseModel):
     question: str
 
 
+class FileAnswers(BaseModel):
+    answers: dict[str, bool]
+
+
 class DomainBlock(BaseModel):
     questions: list[Question]
-    files: dict[str, dict[str, dict[str, bool]]]
+    files: dict[str, FileAnswers]
 
 
 class Item(BaseModel):
@@ -74,7 +78,15 @@ def load_items(
     try:
         raw: dict[str, Any] = json.loads((root / "benchmark" / BENCHMARK_FILE).read_text(encoding="utf-8"))
         blocks = {d: DomainBlock.model_validate(raw[d]) for d in domains}
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, ValidationError) as error:
+    except (
+        OSError,
+        UnicodeDecodeError,
+        json.JSONDecodeError,
+        RecursionError,
+        KeyError,
+        TypeError,
+        ValidationError,
+    ) as error:
         raise DataSourceError(f"{BENCHMARK_FILE} is not the SeeSim benchmark: {str(error).splitlines()[0]}") from None
     known = {f for block in blocks.values() for f in block.files}
     unknown = sorted(set(files or []) - known)
@@ -90,7 +102,7 @@ def load_items(
             if media is None:
                 skipped.append(f"{d}/{file}")
                 continue
-            for qid, answer in entry["answers"].items():
+            for qid, answer in entry.answers.items():
                 if qid not in text:
                     raise DataSourceError(f"{d}/{file}: answer for unknown question {qid}")
                 items.append(Item(domain=d, file=file, qid=qid, question=text[qid], answer=answer, media=str(media)))

@@ -5,6 +5,8 @@ From the benchmark's ``evaluation-guidelines.md`` and ``benchmark-loader.py``.
 
 from __future__ import annotations
 
+from mechbench.data import DataSourceError
+
 DOMAINS = ("structural", "fluid")
 MODALITIES = ("image", "video", "text")
 
@@ -37,5 +39,8 @@ FLUID_FILE_OFFSET = 6
 
 def data_file_name(domain: str, question_file: str) -> str:
     """The data file name (``File_3``) for a question-file key (``File_9`` in the fluid domain)."""
-    number = int(question_file.removeprefix("File_"))
+    number_text = question_file.removeprefix("File_")
+    if not (number_text.isascii() and number_text.isdigit()):
+        raise DataSourceError(f"question file {question_file!r} is not named File_<number>")
+    number = int(number_text)
     return f"File_{number - FLUID_FILE_OFFSET if domain == 'fluid' else number}"

@@ -74,7 +74,7 @@ def read_records(path: Path) -> list[GridRecord]:
             continue
         try:
             records.append(GridRecord.model_validate(json.loads(line)))
-        except (json.JSONDecodeError, ValidationError) as error:
+        except (json.JSONDecodeError, RecursionError, ValidationError) as error:
             first = str(error).splitlines()[0]
             raise DataSourceError(f"{path.name} line {number}: not a SPhyR record ({first})") from None
     return records

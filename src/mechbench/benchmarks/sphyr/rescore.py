@@ -42,6 +42,8 @@ def read_results_file(path: Path) -> list[dict[str, Any]]:
             records = [json.loads(line) for line in text.splitlines() if line.strip()]
     except json.JSONDecodeError as error:
         raise DataSourceError(f"{path} is neither a JSON array nor JSONL: {error.msg} at line {error.lineno}") from None
+    except RecursionError:
+        raise DataSourceError(f"{path} nests too deeply to be read") from None
     if not all(isinstance(r, dict) for r in records):
         raise DataSourceError(f"{path}: every record must be a JSON object")
     return records

@@ -148,10 +148,16 @@ def _ratios(pairs: list[tuple[str, str]], truth: Grid) -> tuple[float, float, fl
 
 def score_grid(input_grid: Grid, truth: Grid, reply: str | Grid, parser: Parser = "current") -> GridScore:
     """Score a reply (text, or an already parsed grid) against the ground truth."""
-    output = parse_reply(reply, parser).grid if isinstance(reply, str) else [list(map(str, r)) for r in reply]
+    shape_problem = None
+    if reply is None or isinstance(reply, str):
+        output = parse_reply(reply or "", parser).grid
+    elif isinstance(reply, list | tuple) and all(isinstance(r, list | tuple) for r in reply):
+        output = [[str(cell) for cell in row] for row in reply]
+    else:
+        output, shape_problem = [], f"the answer is not a list of rows of cells (got {type(reply).__name__})"
     masked = sum(token == "V" for row in input_grid for token in row)
     difficulty = difficulty_score(input_grid, truth)
-    problem = validity_problem(output, truth)
+    problem = shape_problem or validity_problem(output, truth)
     if parser == "current" and problem is not None:
         return GridScore(
             valid_output_grid=False,

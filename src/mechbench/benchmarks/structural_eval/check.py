@@ -52,7 +52,9 @@ def check_reply(reply: str, truth_model: FrameModel, truth: Response, *, toleran
         )
     try:
         answer = FrameModel.parse(data)
-    except ModelFormatError as error:
+        answer_json = answer.to_json_dict()
+        got = solve_response(answer)
+    except ModelFormatError as error:  # from the schema, or from assembly (e.g. a load on no link's end)
         return Attempt(
             outcome="invalid_model",
             ratio=0.0,
@@ -62,9 +64,6 @@ def check_reply(reply: str, truth_model: FrameModel, truth: Response, *, toleran
             explanation=f"invalid model: {error}",
             answer_model=data,
         )
-    answer_json = answer.to_json_dict()
-    try:
-        got = solve_response(answer)
     except UnstableStructureError as error:
         # The ladder still applies: its controlled variants may be stable (e.g. only a support is missing).
         step = diagnose(truth_model, answer, tolerance, scoring)

@@ -95,7 +95,7 @@ def _rendered_image(model: dict[str, Any], task_id: str) -> Path:
 def _read_json(path: Path) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
         raise DataSourceError(f"cannot read {path.name}: {error}") from None
 
 
@@ -156,6 +156,9 @@ def _official_image(root: Path, task_id: str, image_name: Any) -> Path | None:
     names += [task_id + suffix for suffix in IMAGE_SUFFIXES]
     for name in names:
         candidate = folder / name
-        if candidate.is_file() and candidate.resolve().is_relative_to(folder.resolve()):
-            return candidate
+        try:
+            if candidate.is_file() and candidate.resolve().is_relative_to(folder.resolve()):
+                return candidate
+        except (OSError, ValueError):  # a name too long for the file system, or with a NUL byte
+            continue
     return None

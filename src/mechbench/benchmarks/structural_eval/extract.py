@@ -20,10 +20,29 @@ MAX_REPLY_CHARS = 500_000
 _TAGGED = re.compile(r"<json>(.*?)</json>", re.DOTALL | re.IGNORECASE)
 _BOXED = re.compile(r"<\|begin_of_box\|>(.*?)<\|end_of_box\|>", re.DOTALL)
 _FENCED = re.compile(r"```[a-zA-Z]*\s*\n?(.*?)```", re.DOTALL)
+# A FrameCalc model nests about five deep; repairing text nested far deeper costs seconds and cannot give a model.
+MAX_REPAIR_DEPTH = 64
 
 
 class ReplyFormatError(MechbenchError):
     """No JSON object could be read from a reply."""
+
+
+def _bracket_depth(text: str) -> int:
+    """Deepest nesting of brackets and braces outside strings (a cheap bound, not a parser)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (char == "\\", char != '"')
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return deepest
 
 
 def _candidates(reply: str) -> list[tuple[str, str]]:
@@ -44,6 +63,8 @@ def extract_model_json(reply: str) -> tuple[dict[str, Any], str]:
         raise ReplyFormatError("the reply is empty")
     if len(reply) > MAX_REPLY_CHARS:
         raise ReplyFormatError(f"the reply is {len(reply)} characters long; at most {MAX_REPLY_CHARS} are read")
+    # Lone surrogates (possible in a Python str, never in UTF-8) become U+FFFD instead of failing later.
+    reply = reply.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
     candidates = _candidates(reply)
     if not candidates:
         raise ReplyFormatError("the reply contains no JSON object (no '{' found)")
@@ -55,6 +76,8 @@ def extract_model_json(reply: str) -> tuple[dict[str, Any], str]:
         if isinstance(value, dict):
             return value, where
     for where, text in candidates:
+        if _bracket_depth(text) > MAX_REPAIR_DEPTH:
+            continue
         try:
             value = json_repair.loads(text)
         except Exception:

@@ -1,0 +1,414 @@
+"""Fuzz every function that reads model output or user files; each case must end in a result or a specific error.
+
+    python scripts/fuzz.py --cases 2000 --seed 0          # all targets
+    python scripts/fuzz.py --cases 500 --target solver    # one target
+
+Each target gets crafted hostile inputs (NaN, inf, 1e308, zero-length links, duplicate and dangling ids, 10^5
+points, deeply nested and huge JSON, wrong types, ragged and huge grids, binary junk, unicode digits, path
+traversal in file names) and seeded mutations of valid inputs (mechbench's bundled data). A case fails when it
+raises anything but the target's documented error, raises with an empty message, exceeds the per-case time
+limit, or runs out of the process memory limit. Prints a table of case counts per target; exits 1 on a failure
+and writes the failing inputs to --failures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import random
+import resource
+import signal
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mechbench.benchmarks.seesim.dataset import load_items
+from mechbench.benchmarks.seesim.parse import parse_answer
+from mechbench.benchmarks.sphyr.dataset import read_records
+from mechbench.benchmarks.sphyr.scoring import score_grid
+from mechbench.benchmarks.structural_eval.check import check_reply
+from mechbench.benchmarks.structural_eval.dataset import load_tasks
+from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
+from mechbench.data import BUNDLED, DataSourceError
+from mechbench.errors import ModelFormatError, UnstableStructureError
+from mechbench.frame import FrameModel, solve
+
+HOSTILE_NUMBERS: list[Any] = [
+    math.nan,
+    math.inf,
+    -math.inf,
+    1e308,
+    -1e308,
+    5e-324,
+    0,
+    -0.0,
+    10**400,
+    "1e308",
+    "nan",
+    "",
+    "١٢",
+    True,
+    None,
+]
+HOSTILE_VALUES: list[Any] = [*HOSTILE_NUMBERS, [], {}, [[[]]], {"a": {"b": {}}}, "x" * 10_000, "../../etc/passwd"]
+UNICODE_DIGITS = {"0": ["٠", "０", "۰", "⁰", "𝟎"], "1": ["١", "１", "۱", "¹", "𝟏"]}
+TRAVERSAL = ["../../../etc/passwd", "/etc/passwd", "..\\..\\boot.ini", "a/../../b", "%2e%2e/x", "\x00.png", ""]
+
+
+class CaseTimeout(Exception):
+    pass
+
+
+@dataclass
+class Target:
+    name: str
+    run: Callable[[Any], object]
+    expected: tuple[type[BaseException], ...]
+    cases: Callable[[random.Random], Iterator[Any]]
+    counts: dict[str, int] = field(default_factory=lambda: {"cases": 0, "result": 0, "error": 0, "failed": 0})
+    slowest: float = 0.0
+    failures: list[tuple[str, Any]] = field(default_factory=list)
+
+
+# ---- seeds: valid inputs to mutate -------------------------------------------------------------------------
+
+
+def seed_models() -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted((BUNDLED / "structural_eval" / "data" / "raw_models").glob("*"))]
+
+
+def seed_sphyr_lines() -> list[str]:
+    return (BUNDLED / "sphyr" / "full_easy.jsonl").read_text().splitlines()
+
+
+def grid_text(grid: list[list[str]]) -> str:
+    return "\n".join(" ".join(row) for row in grid)
+
+
+# ---- mutations ---------------------------------------------------------------------------------------------
+
+
+def mutate_text(rng: random.Random, text: str) -> str:
+    choice = rng.randrange(9)
+    if not text or choice == 0:
+        return "".join(chr(rng.randrange(0, 0x3000)) for _ in range(rng.randrange(1, 400)))
+    i = rng.randrange(len(text) + 1)
+    if choice == 1:
+        return text[:i]  # truncated
+    if choice == 2:
+        return text[:i] + bytes(rng.randrange(256) for _ in range(rng.randrange(1, 64))).decode("latin-1") + text[i:]
+    if choice == 3:
+        return "".join(rng.choice(UNICODE_DIGITS[c]) if c in UNICODE_DIGITS and rng.random() < 0.3 else c for c in text)
+    if choice == 4:
+        depth = rng.choice([10, 1000, 100_000])
+        return text[:i] + rng.choice("[{") * depth + text[i:]
+    if choice == 5:
+        return text * rng.choice([2, 50, 5000])  # huge
+    if choice == 6:
+        return text[:i] + "\x00\ud800\ufeff" + text[i:]  # NUL, lone surrogate, BOM
+    if choice == 7:
+        j = rng.randrange(len(text) + 1)
+        return text[: min(i, j)] + text[max(i, j) :]  # a slice removed
+    return text.replace("\n", rng.choice(["\r\n", "\r", " ", "\n\n", "|"]))
+
+
+def mutate_tree(rng: random.Random, value: Any) -> Any:
+    """Replace one random node of a JSON tree with a hostile value, drop a key, or change a type."""
+    value = copy.deepcopy(value)
+    nodes: list[tuple[Any, Any]] = []
+
+    def walk(node: Any) -> None:
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, child in items:
+            nodes.append((node, key))
+            walk(child)
+
+    walk(value)
+    if not nodes:
+        return rng.choice(HOSTILE_VALUES)
+    for _ in range(rng.randrange(1, 4)):
+        parent, key = rng.choice(nodes)
+        if key not in (parent if isinstance(parent, dict) else range(len(parent))):
+            continue
+        action = rng.randrange(4)
+        if action == 0 and isinstance(parent, dict):
+            del parent[key]
+        elif action == 1:
+            parent[key] = rng.choice(HOSTILE_VALUES)
+        elif action == 2:
+            parent[key] = [parent[key]] if rng.random() < 0.5 else {"value": parent[key]}
+        else:
+            parent[key] = str(parent[key])
+    return value
+
+
+def model_cases(rng: random.Random) -> Iterator[Any]:
+    """Crafted hostile FrameCalc models, then random mutations of the bundled ones."""
+    models = seed_models()
+    base = models[0]
+    first, second = base["points"][0]["id"], base["points"][1]["id"]
+    crafted = []
+    for number in HOSTILE_NUMBERS:
+        m = copy.deepcopy(base)
+        m["points"][1]["x"] = number
+        crafted.append(m)
+    m = copy.deepcopy(base)
+    m["points"][1].update(x=m["points"][0]["x"], y=m["points"][0]["y"])  # zero-length link
+    crafted.append(m)
+    m = copy.deepcopy(base)
+    m["points"][1]["id"] = first  # duplicate id
+    crafted.append(m)
+    m = copy.deepcopy(base)
+    m["links"][0]["a"] = "nowhere"  # dangling id
+    crafted.append(m)
+    m = copy.deepcopy(base)
+    m["points"] = [{"id": f"Q{i}", "x": i, "y": 0} for i in range(100_000)]  # 10^5 points
+    crafted.append(m)
+    m = copy.deepcopy(base)
+    m["links"] = [{"id": f"K{i}", "a": first, "b": second} for i in range(20_000)]
+    crafted.append(m)
+    deep: Any = 1
+    for _ in range(100_000):
+        deep = [deep]
+    crafted += [{"points": deep}, {"points": {"a": 1}}, [], "model", 12, None, {"points": [None] * 5}]
+    yield from crafted
+    while True:
+        yield mutate_tree(rng, rng.choice(models))
+
+
+def reply_cases(rng: random.Random) -> Iterator[str]:
+    """Model replies: fenced and bare JSON models, prose, and mutations of them."""
+    replies = [json.dumps(m) for m in seed_models()] + [
+        f"Here:\n```json\n{json.dumps(m, indent=1)}\n```" for m in seed_models()[:5]
+    ]
+    crafted = [
+        "",
+        "{",
+        "}",
+        "[" * 100_000,
+        '{"a":' * 50_000,
+        "{" + "a" * 10_000_000,
+        "```json\n```",
+        "\x00" * 1000,
+        json.dumps({"points": [{"id": f"P{i}", "x": i, "y": 0} for i in range(100_000)]}),
+        '{"points": [{"id": "A", "x": NaN, "y": Infinity}], "links": [], "supports": [], "loads": []}',
+    ]
+    yield from crafted
+    while True:
+        yield mutate_text(rng, rng.choice(replies))
+
+
+def grid_reply_cases(rng: random.Random) -> Iterator[str]:
+    records = [json.loads(line) for line in seed_sphyr_lines()]
+    texts = [grid_text(r["ground_truth"]) for r in records]
+    crafted = [
+        "",
+        "\n" * 10_000,
+        ("1 " * 5_000 + "\n") * 2_000,
+        bytes(range(256)).decode("latin-1") * 1000,
+        grid_text([["١"] * 10] * 10),
+        grid_text([["1"] * 10] * 9 + [["1"] * 3]),
+        "```\n" + texts[0] + "\n```",
+    ]
+    yield from crafted
+    while True:
+        yield mutate_text(rng, rng.choice(texts))
+
+
+def raw_grid_cases(rng: random.Random) -> Iterator[Any]:
+    records = [json.loads(line) for line in seed_sphyr_lines()]
+    yield from ([], [[]], [["1"] * 10] * 3, [["1"] * 10_000] * 10, [[None] * 10] * 10, "1 1", None, [[1.5] * 10] * 10)
+    while True:
+        yield mutate_tree(rng, rng.choice(records)["ground_truth"])
+
+
+def answer_cases(rng: random.Random) -> Iterator[str]:
+    answers = ["True", "False", "**True**", "Answer: False.", "true or false? True", "TRUE\nFALSE", "Yes", "Nope"]
+    yield from ("", "True " * 1_000_000, "ＴＲＵＥ", "\x00True", "Tr\u200bue", "ꓔrue", "False" * 3)
+    while True:
+        yield mutate_text(rng, rng.choice(answers))
+
+
+# ---- loaders: write hostile files into a temporary folder ------------------------------------------------------
+
+
+def sphyr_file_cases(rng: random.Random) -> Iterator[str]:
+    lines = seed_sphyr_lines()
+    yield from ("", "\x00\xff", "not json", "[]", "{}", json.dumps({"input_grid": "x", "ground_truth": 1}), "\n" * 100)
+    while True:
+        if rng.random() < 0.5:
+            yield "\n".join(mutate_text(rng, line) for line in rng.sample(lines, 2))
+        else:
+            yield "\n".join(json.dumps(mutate_tree(rng, json.loads(line))) for line in rng.sample(lines, 2))
+
+
+def structural_folder_cases(rng: random.Random) -> Iterator[dict[str, Any]]:
+    """{'model': text of a raw model, 'meta': JSON of its ground_truth_meta (or None), 'name': its file stem}."""
+    models = seed_models()
+    for name in TRAVERSAL:
+        yield {"model": json.dumps(models[0]), "meta": {"image_filename": name}, "name": "beam_x"}
+    yield {"model": "{", "meta": None, "name": "x"}
+    yield {"model": json.dumps(models[0]), "meta": [1, 2], "name": "x"}
+    yield {
+        "model": json.dumps(models[0]),
+        "meta": {"difficulty": math.inf, "solution": {"reactions": "no"}},
+        "name": "x",
+    }
+    while True:
+        model = rng.choice(models)
+        text = mutate_text(rng, json.dumps(model)) if rng.random() < 0.3 else json.dumps(mutate_tree(rng, model))
+        meta = mutate_tree(rng, {"difficulty": 3, "image_filename": "x.png", "solution": {"reactions": []}})
+        yield {
+            "model": text,
+            "meta": meta if rng.random() < 0.7 else None,
+            "name": rng.choice(["beam_a", "frame_b", "t"]),
+        }
+
+
+def seesim_file_cases(rng: random.Random) -> Iterator[Any]:
+    good = {
+        "structural": {
+            "questions": [{"qid": "Q1", "question": "Is it stable?"}],
+            "files": {"File_1": {"answers": {"Q1": True}}},
+        }
+    }
+    for name in TRAVERSAL:
+        yield {"structural": {**good["structural"], "files": {name: {"answers": {"Q1": True}}}}}
+    yield from ([], "x", {"structural": []}, {"structural": {"questions": None, "files": {}}})
+    while True:
+        yield mutate_tree(rng, good)
+
+
+def load_sphyr_file(text: str) -> object:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "full_easy.jsonl"
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        return read_records(path)
+
+
+def load_structural_folder(case: dict[str, Any]) -> object:
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder) / "data"
+        for sub in ("raw_models", "ground_truth_meta", "images"):
+            (data / sub).mkdir(parents=True)
+        (data / "raw_models" / f"{case['name']}.json").write_text(case["model"], errors="surrogatepass")
+        if case["meta"] is not None:
+            (data / "ground_truth_meta" / f"{case['name']}.json").write_text(json.dumps(case["meta"]))
+        return load_tasks(folder)
+
+
+def load_seesim_file(raw: Any) -> object:
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "benchmark").mkdir()
+        (Path(folder) / "benchmark" / "qa-benchmark-with-qids.json").write_text(json.dumps(raw))
+        text_dir = Path(folder) / "data" / "structural" / "text"
+        text_dir.mkdir(parents=True)
+        (text_dir / "File_1.txt").write_text("report")
+        return load_items(folder, "text", "structural")
+
+
+def judge_reply_against_truth() -> Callable[[str], object]:
+    task = load_tasks(BUNDLED / "structural_eval")[0]
+    truth_model, truth = FrameModel.parse(task.raw_model), task.response()
+    return lambda reply: check_reply(reply, truth_model, truth, tolerance=0.05, scoring="strict")
+
+
+def targets() -> list[Target]:
+    record = json.loads(seed_sphyr_lines()[0])
+    inp, truth = record["input_grid"], record["ground_truth"]
+    return [
+        Target("extractor", extract_model_json, (ReplyFormatError,), reply_cases),
+        Target("schema", FrameModel.parse, (ModelFormatError,), model_cases),
+        Target("solver", solve, (ModelFormatError, UnstableStructureError), model_cases),
+        Target("structural_check_reply", judge_reply_against_truth(), (), reply_cases),
+        Target("sphyr_parser", lambda reply: score_grid(inp, truth, reply), (), grid_reply_cases),
+        Target("sphyr_grid", lambda grid: score_grid(inp, truth, grid), (), raw_grid_cases),
+        Target("seesim_parser", parse_answer, (), answer_cases),
+        Target("sphyr_loader", load_sphyr_file, (DataSourceError,), sphyr_file_cases),
+        Target("structural_loader", load_structural_folder, (DataSourceError,), structural_folder_cases),
+        Target("seesim_loader", load_seesim_file, (DataSourceError,), seesim_file_cases),
+    ]
+
+
+# ---- runner ------------------------------------------------------------------------------------------------
+
+
+def _alarm(signum: int, frame: object) -> None:
+    raise CaseTimeout
+
+
+def run_case(target: Target, case: Any, time_limit: float) -> None:
+    target.counts["cases"] += 1
+    start = time.perf_counter()
+    signal.setitimer(signal.ITIMER_REAL, time_limit)
+    try:
+        target.run(case)
+        outcome = "result"
+    except CaseTimeout:
+        outcome = f"no answer within {time_limit} s"
+    except target.expected as error:
+        outcome = "error" if str(error).strip() else "error without a message"
+    except (Exception, RecursionError, MemoryError) as error:
+        outcome = f"unexpected {type(error).__name__}: {str(error)[:200]}"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    target.slowest = max(target.slowest, time.perf_counter() - start)
+    if outcome in ("result", "error"):
+        target.counts[outcome] += 1
+    else:
+        target.counts["failed"] += 1
+        target.failures.append((outcome, case))
+
+
+def fuzz(selected: list[Target], cases: int, seed: int, time_limit: float) -> list[Target]:
+    """Run ``cases`` inputs through each target (crafted ones first); returns the targets with their counts."""
+    signal.signal(signal.SIGALRM, _alarm)
+    for target in selected:
+        rng = random.Random(f"{seed}:{target.name}")
+        generator = target.cases(rng)
+        for _ in range(cases):
+            run_case(target, next(generator), time_limit)
+    return selected
+
+
+def limit_memory(gib: float) -> None:
+    limit = int(gib * 1024**3)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", type=int, default=1000, help="inputs per target")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--target", action="append", help="only these targets (repeatable)")
+    parser.add_argument("--time-limit", type=float, default=10.0, help="seconds per case")
+    parser.add_argument("--memory-gib", type=float, default=8.0, help="address-space limit of the process")
+    parser.add_argument("--failures", type=Path, default=Path("fuzz-failures.json"))
+    args = parser.parse_args(argv)
+    limit_memory(args.memory_gib)
+    sys.setrecursionlimit(10_000)
+    chosen = [t for t in targets() if not args.target or t.name in args.target]
+    started = time.perf_counter()
+    fuzz(chosen, args.cases, args.seed, args.time_limit)
+    print("| target | cases | result | specific error | failed | slowest case (s) |\n|---|---|---|---|---|---|")
+    for t in chosen:
+        c = t.counts
+        print(f"| {t.name} | {c['cases']} | {c['result']} | {c['error']} | {c['failed']} | {t.slowest:.2f} |")
+    print(f"total {sum(t.counts['cases'] for t in chosen)} cases in {time.perf_counter() - started:.0f} s")
+    failures = [{"target": t.name, "outcome": o, "input": repr(case)[:2000]} for t in chosen for o, case in t.failures]
+    if failures:
+        args.failures.write_text(json.dumps(failures, indent=1))
+        for f in failures[:20]:
+            print(f"FAIL {f['target']}: {f['outcome']} <- {f['input'][:200]}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
