@@ -170,11 +170,12 @@ def score_structural(
     except MechbenchError as error:
         fail(f"truth model {truth}: {error}")
     try:
-        reply = answer.read_text(encoding="utf-8")
+        # An answer is whatever the model wrote: undecodable bytes are part of it, and score like any junk.
+        reply = answer.read_bytes().decode("utf-8", errors="replace")
     except FileNotFoundError:
         fail(f"answer {answer} does not exist")
-    except (OSError, UnicodeDecodeError) as error:
-        fail(f"cannot read answer {answer}: {error}")
+    except OSError as error:
+        fail(f"cannot read answer {answer}: {error.strerror or error}")
     verdict = check_reply(reply, truth_model, truth_response, tolerance=tolerance, scoring=scoring)  # type: ignore[arg-type]
     typer.echo(json.dumps(verdict.model_dump(exclude={"answer_model"}), indent=1))
 
@@ -355,11 +356,25 @@ def eval_retry_command(
     _run_inspect(eval_retry_argv([log], list(ctx.args)))
 
 
-def main() -> None:
-    """Entry point of the ``mechbench`` command: file-system failures become one line and exit code 2."""
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``mechbench`` command: usage and file-system failures become one line and exit code 2."""
+    from typer.exceptions import TyperException
+
     try:
-        app()
+        code = app(args=argv, standalone_mode=False)
+    except TyperException as error:  # click's usage errors, as vendored by typer
+        ctx = getattr(error, "ctx", None)
+        if type(error).__name__ == "NoArgsIsHelpError" and ctx is not None:
+            typer.echo(ctx.get_help())
+            sys.exit(0)
+        hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
+        typer.echo(f"error: {error.format_message()}{hint}", err=True)  # type: ignore[attr-defined]
+        sys.exit(USAGE_ERROR)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(1)
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
         typer.echo(f"error: {error.strerror or error}{where}", err=True)
         sys.exit(USAGE_ERROR)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -44,8 +44,10 @@ def read_results_file(path: Path) -> list[dict[str, Any]]:
         raise DataSourceError(f"{path} is neither a JSON array nor JSONL: {error.msg} at line {error.lineno}") from None
     except RecursionError:
         raise DataSourceError(f"{path} nests too deeply to be read") from None
-    if not all(isinstance(r, dict) for r in records):
+    if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
         raise DataSourceError(f"{path}: every record must be a JSON object")
+    if not records:
+        raise DataSourceError(f"{path} holds no records")
     return records
 
 
