@@ -185,3 +185,12 @@ def test_replies_that_stay_malformed_end_as_a_zero_score_with_the_cause_logged(
         assert score.value["valid_output_grid"] == 0.0  # type: ignore[index]
     assert log_text(log).count('"mechbench_retry": "gave up"') == 2
     assert sorted(s.attempt for s in server.log.served)[-1] == tries
+
+
+def test_seesim_video_frames_survive_every_api_fault(tmp_path: Path, shared: Path) -> None:
+    """Video as sampled frames: each frame is its own model call (the majority vote decides)."""
+    assert_survives_faults(
+        lambda: seesim(modality="video", files="File_1", max_frames=2, data=str(shared / "seesim")),
+        seesim_answer,
+        tmp_path,
+    )
