@@ -336,9 +336,9 @@ def eval_command(
 ) -> None:
     """``inspect eval`` with mechbench's reliability defaults; other options go to Inspect (``inspect eval --help``).
 
-    Adds, unless given: --retry-on-error 3, --log-buffer 1 (each finished sample is in the log at once, so a
-    killed run loses none), --log-level-transcript http (retries and their causes in the log) and, for OpenAI-SDK
-    providers, -M max_retries=0 (Inspect's logged retry loop replaces the SDK's silent one).
+    Adds, unless given: --continue-on-fail, --retry-on-error 3, --log-buffer 1 (each finished sample is in the log
+    at once, so a killed run loses none), --log-level-transcript http (retries and their causes in the log) and,
+    for OpenAI-SDK providers, -M max_retries=0 (Inspect's logged retry loop replaces the SDK's silent one).
     """
     from mechbench.eval_command import eval_argv
 

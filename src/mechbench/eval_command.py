@@ -38,7 +38,7 @@ def _default_flags(args: list[str]) -> list[str]:
     for name, value in EVAL_DEFAULTS.items():
         flag = "--" + name.replace("_", "-")
         if not _given(args, flag):
-            extra += [flag, str(value)]
+            extra += [flag] if value is True else [flag, str(value)]
     return extra
 
 

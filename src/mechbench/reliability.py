@@ -8,9 +8,10 @@ Three layers, each bounded:
 2. Replies that arrive with status 200 but cannot be used as a completion — a body that is not JSON, or a
    completion with no choices — are not retried by Inspect (one would fail the sample). mechbench's solvers
    retry those :data:`MALFORMED_RETRIES` times with back-off and record each cause in the sample's transcript.
-3. ``mechbench eval`` adds :data:`EVAL_DEFAULTS`: failed samples are re-run, each finished sample is written to
-   the log at once (so a killed run loses nothing and ``mechbench eval-retry`` asks no finished sample again),
-   and Inspect's retry messages, with their causes, go into the log.
+3. ``mechbench eval`` adds :data:`EVAL_DEFAULTS`: failed samples are re-run, one sample that keeps failing does
+   not stop the others (the run is marked failed at its end), each finished sample is written to the log at once
+   (so a killed run loses nothing and ``mechbench eval-retry`` asks no finished sample again), and Inspect's retry
+   messages, with their causes, go into the log.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ MALFORMED_BACKOFF = 2.0
 """Seconds before the first such retry; doubles each time."""
 
 EVAL_DEFAULTS: dict[str, Any] = {
+    "continue_on_fail": True,
     "retry_on_error": 3,
     "log_buffer": 1,
     "log_level_transcript": "http",
