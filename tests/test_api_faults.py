@@ -10,18 +10,21 @@ import base64
 import hashlib
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, read_eval_log
 
 from mechbench.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES, TIMEOUT
-from mechbench.tasks import seesim, sphyr, structural_eval
+from mechbench.tasks import sphyr, structural_eval
 from tests.fault_server import FAULTS, FaultServer, message_images, message_text
 
+MECHBENCH = [sys.executable, "-c", "from mechbench.cli import main; main()"]
 FAKE_KEY = "sk-mechbench-FAKE-KEY-7f3a9c1e5b"
 MODEL = "openai-api/fault/test-model"
 
@@ -68,11 +71,29 @@ def log_text(log: EvalLog) -> str:
     return "\n".join(lines)
 
 
-def assert_survives_faults(task_factory: Any, answer: Any, tmp_path: Path) -> None:
+def run_cli(task_args: list[str], server: FaultServer, log_dir: Path) -> EvalLog:
+    """One eval through ``mechbench eval`` in its own process, as a user runs it (Inspect fixes its transcript
+    log level at the first eval of a process, so in-process runs after other tests would not log retries)."""
+    options = ["--attempt-timeout", "2", "--max-retries", "4", "--log-dir", str(log_dir), "--display", "none"]
+    ran = subprocess.run(
+        [*MECHBENCH, "eval", *task_args, "--model", MODEL, "--model-base-url", server.url, *options],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert ran.returncode == 0, ran.stderr[-3000:]
+    (log_file,) = log_dir.glob("*.eval")
+    log = read_eval_log(str(log_file))
+    # Neither may be on unless asked for: a cached malformed reply would be replayed instead of retried.
+    assert log.plan.config.cache is None and log.plan.config.batch is None, "inspect eval turned on cache/batch"
+    return log
+
+
+def assert_survives_faults(task_args: list[str], answer: Any, tmp_path: Path) -> None:
     with FaultServer(answer) as clean_server:
-        clean = run(task_factory(), clean_server, tmp_path / "clean")
+        clean = run_cli(task_args, clean_server, tmp_path / "clean")
     with FaultServer(answer, SCHEDULE, stall_seconds=4) as server:
-        faulty = run(task_factory(), server, tmp_path / "faulty")
+        faulty = run_cli(task_args, server, tmp_path / "faulty")
     assert clean.status == "success" and faulty.status == "success", faulty.error
     assert all(s.error is None for s in faulty.samples or [])
     assert sample_scores(faulty) == sample_scores(clean)
@@ -105,9 +126,8 @@ def sphyr_answer(messages: list[dict[str, Any]]) -> str:
 
 
 def test_sphyr_survives_every_api_fault(tmp_path: Path) -> None:
-    assert_survives_faults(
-        lambda: sphyr(subject="all", data="bundled", samples="1", physics=False), sphyr_answer, tmp_path
-    )
+    task = ["sphyr", "-T", "subject=all", "-T", "data=bundled", "-T", "samples=1", "-T", "physics=false"]
+    assert_survives_faults(task, sphyr_answer, tmp_path)
 
 
 def structural_answers() -> dict[str, str]:
@@ -129,7 +149,7 @@ def test_structural_eval_survives_every_api_fault(tmp_path: Path) -> None:
         image = message_images(messages[0])[0]
         return replies[image.split(",", 1)[1]]
 
-    assert_survives_faults(lambda: structural_eval(data="bundled", filter="beam"), answer, tmp_path)
+    assert_survives_faults(["structural_eval", "-T", "data=bundled", "-T", "filter=beam"], answer, tmp_path)
 
 
 def seesim_answer(messages: list[dict[str, Any]]) -> str:
@@ -138,9 +158,8 @@ def seesim_answer(messages: list[dict[str, Any]]) -> str:
 
 
 def test_seesim_survives_every_api_fault(tmp_path: Path, shared: Path) -> None:
-    assert_survives_faults(
-        lambda: seesim(modality="text", files="File_1", data=str(shared / "seesim")), seesim_answer, tmp_path
-    )
+    task = ["seesim", "-T", "modality=text", "-T", "files=File_1", "-T", f"data={shared / 'seesim'}"]
+    assert_survives_faults(task, seesim_answer, tmp_path)
 
 
 def test_a_server_that_never_recovers_ends_in_bounded_retries(tmp_path: Path) -> None:
@@ -189,8 +208,21 @@ def test_replies_that_stay_malformed_end_as_a_zero_score_with_the_cause_logged(
 
 def test_seesim_video_frames_survive_every_api_fault(tmp_path: Path, shared: Path) -> None:
     """Video as sampled frames: each frame is its own model call (the majority vote decides)."""
-    assert_survives_faults(
-        lambda: seesim(modality="video", files="File_1", max_frames=2, data=str(shared / "seesim")),
-        seesim_answer,
-        tmp_path,
-    )
+    task = ["seesim", "-T", "modality=video", "-T", "files=File_1", "-T", "max_frames=2"]
+    assert_survives_faults([*task, "-T", f"data={shared / 'seesim'}"], seesim_answer, tmp_path)
+
+
+def test_with_response_caching_on_a_malformed_reply_is_asked_again_not_replayed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mechbench.reliability
+
+    monkeypatch.setattr(mechbench.reliability, "MALFORMED_BACKOFF", 0.05)
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
+    with FaultServer(sphyr_answer, [("empty_choice",), ("not_json",)]) as server:
+        log = run(sphyr(subject="full_easy", data="bundled", samples="2", physics=False), server, tmp_path, cache=True)
+    assert sorted(server.log.injected()) == ["empty_choice", "not_json"]
+    assert set(server.log.answered().values()) == {1}  # both conversations were asked again and answered
+    with FaultServer(sphyr_answer) as clean_server:
+        clean = run(sphyr(subject="full_easy", data="bundled", samples="2", physics=False), clean_server, tmp_path)
+    assert sample_scores(log) == sample_scores(clean)

@@ -5,16 +5,14 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 from inspect_ai.log import read_eval_log
 
 from tests.fault_server import FaultServer
-from tests.test_api_faults import FAKE_KEY, MODEL, sphyr_answer
+from tests.test_api_faults import FAKE_KEY, MECHBENCH, MODEL, sphyr_answer
 
-MECHBENCH = [sys.executable, "-c", "from mechbench.cli import main; main()"]
 TASK_ARGS = ["-T", "data=bundled", "-T", "subject=all", "-T", "physics=false", "-T", "samples=2"]
 TOTAL = 32  # 16 subjects x 2 samples
 

@@ -15,8 +15,7 @@ import pytest
 
 from mechbench.data import DataSourceError, fetch_url, resolve_source
 from tests.fault_server import FaultServer
-from tests.test_api_faults import FAKE_KEY, MODEL, sphyr_answer
-from tests.test_interrupted_run import MECHBENCH
+from tests.test_api_faults import FAKE_KEY, MECHBENCH, MODEL, sphyr_answer
 
 FAKE_TOKEN = "hf_mechbenchFAKEtoken0042"
 

@@ -63,12 +63,16 @@ def _no_choices(ex: BaseException, output: ModelOutput | None) -> bool:
     return isinstance(ex, IndexError) and output is not None and output.empty
 
 
-async def _recovering(call: Callable[[], Awaitable[ModelOutput]], latest: Callable[[], ModelOutput | None]) -> None:
-    """Run ``call`` until it yields a completion with choices; at most :data:`MALFORMED_RETRIES` extra tries."""
+async def _recovering(call: Callable[[bool], Awaitable[ModelOutput]], latest: Callable[[], ModelOutput | None]) -> None:
+    """Run ``call`` until it yields a completion with choices; at most :data:`MALFORMED_RETRIES` extra tries.
+
+    ``call(retry)`` must bypass Inspect's response cache when ``retry`` is true: with ``--cache`` on, the broken
+    reply was cached on the first try and would be replayed instead of asked again.
+    """
     wait = MALFORMED_BACKOFF
     for attempt in range(MALFORMED_RETRIES + 1):
         try:
-            output = await call()
+            output = await call(attempt > 0)
             cause = None if not output.empty else "the API returned a completion with no choices"
         except MALFORMED_ERRORS as ex:
             cause = f"the API's reply could not be decoded ({type(ex).__name__}: {ex})"
@@ -92,9 +96,9 @@ async def generate_checked(state: TaskState, generate: Generate) -> TaskState:
     If every try fails, the state keeps an empty completion, which the benchmark scores as no answer.
     """
 
-    async def call() -> ModelOutput:
+    async def call(retry: bool) -> ModelOutput:
         nonlocal state
-        state = await generate(state)
+        state = await (generate(state, cache=False) if retry else generate(state))
         return state.output
 
     await _recovering(call, lambda: state.output)
@@ -105,9 +109,9 @@ async def model_generate_checked(model: Model, messages: list[ChatMessage]) -> M
     """``model.generate(messages)`` with the same recovery as :func:`generate_checked`."""
     output: ModelOutput | None = None
 
-    async def call() -> ModelOutput:
+    async def call(retry: bool) -> ModelOutput:
         nonlocal output
-        output = await model.generate(messages)
+        output = await (model.generate(messages, cache=False) if retry else model.generate(messages))
         return output
 
     await _recovering(call, lambda: output)
