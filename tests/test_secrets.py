@@ -77,10 +77,31 @@ def test_api_key_stays_out_of_logs_reports_and_output(tmp_path: Path) -> None:
     assert assert_absent(FAKE_KEY, logs) > 2 and assert_absent(FAKE_KEY, report) > 2
 
 
+def serve(handler: type[BaseHTTPRequestHandler]) -> tuple[ThreadingHTTPServer, str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
 @pytest.fixture
-def hub_server() -> Iterator[tuple[str, list[str]]]:
-    """A hub stand-in on 127.0.0.1 with one dataset ``owner/data``; records each request's Authorization."""
+def hub_server() -> Iterator[tuple[str, list[str], list[str]]]:
+    """A hub stand-in on 127.0.0.1 with one dataset ``owner/data`` whose ``big.bin`` redirects to a storage
+    host (another port); yields (hub URL, Authorization headers the hub saw, those the storage host saw)."""
     seen: list[str] = []
+    seen_by_storage: list[str] = []
+
+    class Storage(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            seen_by_storage.append(self.headers.get("Authorization", ""))
+            self.send_response(200)
+            self.send_header("Content-Length", "4")
+            self.end_headers()
+            self.wfile.write(b"blob")
+
+    storage, storage_url = serve(Storage)
 
     class Hub(BaseHTTPRequestHandler):
         def log_message(self, *args: object) -> None:
@@ -89,6 +110,12 @@ def hub_server() -> Iterator[tuple[str, list[str]]]:
         def do_GET(self) -> None:
             seen.append(self.headers.get("Authorization", ""))
             path = self.path.split("?")[0]
+            if path == "/datasets/owner/data/resolve/main/big.bin":
+                self.send_response(302)
+                self.send_header("Location", f"{storage_url}/blobs/big.bin")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             if path == "/api/datasets/owner/data/tree/main":
                 body = json.dumps([{"type": "file", "path": "full_easy.jsonl"}]).encode()
             elif path == "/datasets/owner/data/resolve/main/full_easy.jsonl":
@@ -101,22 +128,26 @@ def hub_server() -> Iterator[tuple[str, list[str]]]:
             self.end_headers()
             self.wfile.write(body)
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Hub)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", seen
-    server.shutdown()
-    server.server_close()
+    server, url = serve(Hub)
+    yield url, seen, seen_by_storage
+    for s in (server, storage):
+        s.shutdown()
+        s.server_close()
 
 
 def test_hub_token_is_a_header_only(
-    hub_server: tuple[str, list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    hub_server: tuple[str, list[str], list[str]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    endpoint, seen = hub_server
+    endpoint, seen, seen_by_storage = hub_server
     monkeypatch.setenv("HF_TOKEN", FAKE_TOKEN)
     cache = tmp_path / "cache"
     folder = resolve_source("owner/data", hub_paths=None, endpoint=endpoint, cache=cache)
     assert (folder / "full_easy.jsonl").read_bytes() == b'{"x": 1}\n'
     assert seen and set(seen) == {f"Bearer {FAKE_TOKEN}"}
+    # A redirect to another host (hubs keep files on storage hosts) does not carry the token along.
+    folder = resolve_source("owner/data", hub_paths=["big.bin"], endpoint=endpoint, cache=cache)
+    assert (folder / "big.bin").read_bytes() == b"blob"
+    assert seen_by_storage == [""]
     with pytest.raises(DataSourceError) as missing:
         resolve_source("owner/other", hub_paths=["a.jsonl"], endpoint=endpoint, cache=cache)
     assert "404" in str(missing.value) and FAKE_TOKEN not in str(missing.value)

@@ -16,10 +16,12 @@ import shutil
 import tarfile
 import tempfile
 import urllib.error
+import urllib.parse
 import urllib.request
 import warnings
 import zipfile
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 from mechbench.errors import MechbenchError
 
@@ -86,6 +88,22 @@ def redact_url(url: str) -> str:
     return _SECRET_QUERY.sub(r"\1***", url)
 
 
+class _NoCredentialsAcrossHosts(urllib.request.HTTPRedirectHandler):
+    """Follows redirects, but drops the Authorization header when one leads to another host (hubs redirect
+    downloads to storage hosts, which must never see the user's token)."""
+
+    def redirect_request(
+        self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any, newurl: str
+    ) -> urllib.request.Request | None:
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None and urllib.parse.urlsplit(newurl).netloc != urllib.parse.urlsplit(req.full_url).netloc:
+            new.remove_header("Authorization")
+        return new
+
+
+_OPENER = urllib.request.build_opener(_NoCredentialsAcrossHosts)
+
+
 def _hub_headers() -> dict[str, str]:
     token = next((os.environ[v] for v in HUB_TOKEN_VARIABLES if os.environ.get(v)), None)
     return {"User-Agent": "mechbench", **({"Authorization": f"Bearer {token}"} if token else {})}
@@ -100,7 +118,7 @@ def _download(url: str, target: Path, headers: dict[str, str] | None = None) -> 
     try:
         with (
             os.fdopen(fd, "wb") as out,
-            urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT_S) as response,
+            _OPENER.open(request, timeout=DOWNLOAD_TIMEOUT_S) as response,
         ):
             size = 0
             while chunk := response.read(1 << 20):
@@ -181,9 +199,7 @@ def list_hub_files(
     """Paths of the files in a hub dataset repository (the hub's tree API), optionally under ``prefix``."""
     url = f"{endpoint.rstrip('/')}/api/datasets/{dataset_id}/tree/{revision}?recursive=1"
     try:
-        with urllib.request.urlopen(
-            urllib.request.Request(url, headers=_hub_headers()), timeout=DOWNLOAD_TIMEOUT_S
-        ) as response:
+        with _OPENER.open(urllib.request.Request(url, headers=_hub_headers()), timeout=DOWNLOAD_TIMEOUT_S) as response:
             entries = json.loads(response.read(MAX_LISTING_BYTES))
     except urllib.error.HTTPError as error:
         raise DataSourceError(f"listing of {dataset_id} failed: HTTP {error.code} {error.reason}") from None
