@@ -31,6 +31,17 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 # -- the peer: the 88-line code's structure (Andreassen et al. 2011), ported plainly to numpy/scipy -------
+def top88_edof(nelx: int, elx: int, ely: int) -> np.ndarray:
+    """The eight degrees of freedom of element (elx, ely), corners counter-clockwise from its top left."""
+    n = [
+        ely * (nelx + 1) + elx,
+        ely * (nelx + 1) + elx + 1,
+        (ely + 1) * (nelx + 1) + elx + 1,
+        (ely + 1) * (nelx + 1) + elx,
+    ]
+    return np.array([[2 * k, 2 * k + 1] for k in n]).ravel()
+
+
 def top88_fe(nelx: int, nely: int, x: np.ndarray, force: np.ndarray, fixed: np.ndarray, penal: float = 3.0):
     """One assembly + sparse solve as the 88-line code does it (column-major element numbering)."""
     ke = element_stiffness()
@@ -38,13 +49,7 @@ def top88_fe(nelx: int, nely: int, x: np.ndarray, force: np.ndarray, fixed: np.n
     rows, cols, vals = [], [], []
     for elx in range(nelx):
         for ely in range(nely):
-            n = [
-                ely * (nelx + 1) + elx,
-                ely * (nelx + 1) + elx + 1,
-                (ely + 1) * (nelx + 1) + elx + 1,
-                (ely + 1) * (nelx + 1) + elx,
-            ]
-            edof = np.array([[2 * k, 2 * k + 1] for k in n]).ravel()
+            edof = top88_edof(nelx, elx, ely)
             young = 1e-9 + x[ely, elx] ** penal * (1 - 1e-9)
             rows.append(np.repeat(edof, 8))
             cols.append(np.tile(edof, 8))
@@ -80,13 +85,7 @@ def top88(
         dc = np.zeros((nely, nelx))
         for elx in range(nelx):
             for ely in range(nely):
-                n = [
-                    ely * (nelx + 1) + elx,
-                    ely * (nelx + 1) + elx + 1,
-                    (ely + 1) * (nelx + 1) + elx + 1,
-                    (ely + 1) * (nelx + 1) + elx,
-                ]
-                ue = u[np.array([[2 * k, 2 * k + 1] for k in n]).ravel()]
+                ue = u[top88_edof(nelx, elx, ely)]
                 dc[ely, elx] = -penal * phys[ely, elx] ** (penal - 1) * ue @ ke @ ue
         dc = (H.T @ dc.ravel()).reshape(nely, nelx)
         dv = (H.T @ np.ones(nelx * nely)).reshape(nely, nelx)

@@ -52,13 +52,14 @@ class FaultLog:
     schedule: Sequence[Sequence[str]]
     lock: threading.Lock = field(default_factory=threading.Lock)
     plans: dict[str, list[str]] = field(default_factory=dict)
+    attempts: dict[str, int] = field(default_factory=dict)
     served: list[Served] = field(default_factory=list)
 
     def next_outcome(self, key: str, authorization: str, text: str) -> str:
         with self.lock:
             if key not in self.plans:
                 self.plans[key] = list(self.schedule[len(self.plans) % len(self.schedule)]) if self.schedule else []
-            attempt = sum(1 for s in self.served if s.key == key) + 1
+            attempt = self.attempts[key] = self.attempts.get(key, 0) + 1
             plan = self.plans[key]
             outcome = plan[attempt - 1] if attempt <= len(plan) else "answer"
             self.served.append(Served(key, attempt, outcome, authorization, text))
@@ -204,11 +205,3 @@ class FaultServer:
     def __exit__(self, *exc: object) -> None:
         self._server.shutdown()
         self._server.server_close()
-
-
-def serve_forever(port: int, answer: Answer, schedule: Sequence[Sequence[str]], delay_seconds: float) -> None:
-    """Serve on a fixed port until killed (used by the interrupted-run test's subprocess)."""
-    log = FaultLog(schedule)
-    server = ThreadingHTTPServer(("127.0.0.1", port), make_handler(answer, log, 5.0, delay_seconds))
-    server.daemon_threads = True
-    server.serve_forever()
