@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from mechbench.errors import MechbenchError
+from mechbench.paths import default_cache
 
 HUB_ENDPOINT = "https://huggingface.co"
 DOWNLOAD_TIMEOUT_S = 60
@@ -65,11 +66,6 @@ def resolve_with_fallback(source: str | Path | None, default: str, name: str, **
 
 class DataSourceError(MechbenchError):
     """A data source could not be found, downloaded or read."""
-
-
-def default_cache() -> Path:
-    """The cache folder: ``$MECHBENCH_CACHE`` if set (the documented override), else ~/.cache/mechbench."""
-    return Path(os.environ.get("MECHBENCH_CACHE") or Path.home() / ".cache" / "mechbench")
 
 
 def is_url(source: str) -> bool:

@@ -1,59 +1,86 @@
-"""SPhyR grids ↔ finite-element problems: loads and supports from the ground truth, densities from a grid."""
+"""SPhyR grids ↔ finite-element problems: loads and supports from the ground truth, densities from a grid.
+
+Gravity is a (row, col) vector on the printed grid, as upstream stores it: (1, 0) points down the rows
+(the published default), (0, 1) along the columns; it is normalised, so a diagonal (1, 1) load has
+components 1/√2.
+"""
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
-from typing import Literal
+import math
 
 import numpy as np
 
 from mechbench.topopt.fea import LoadCase, Mesh
 
-Gravity = Literal["down", "up", "left", "right"]
-_GRAVITY = {"down": (0, 1), "up": (0, -1), "right": (1, 0), "left": (-1, 0)}  # (x, y) with +y down the grid
+Gravity = tuple[float, float]
+DOWN: Gravity = (1.0, 0.0)
 TOTAL_LOAD = 1.0
+LOAD, SUPPORT, MASK = "L", "S", "V"
 
 
-def load_case(truth: list[list[str]], gravity: Gravity = "down") -> LoadCase:
+def gravity_vector(gravity: Gravity | str) -> Gravity:
+    """A (row, col) direction, normalised; also the names down/up/left/right."""
+    named = {"down": (1.0, 0.0), "up": (-1.0, 0.0), "right": (0.0, 1.0), "left": (0.0, -1.0)}
+    if isinstance(gravity, str):
+        if gravity not in named:
+            raise ValueError(f"gravity must be one of {', '.join(named)} or a (row, col) vector, got {gravity!r}")
+        return named[gravity]
+    row, col = (float(v) for v in gravity)
+    norm = math.hypot(row, col)
+    if not norm or not math.isfinite(norm):
+        raise ValueError(f"gravity must be a non-zero finite vector, got {gravity!r}")
+    return row / norm, col / norm
+
+
+def load_case(truth: list[list[str]], gravity: Gravity | str = DOWN) -> LoadCase:
     """Unit total load along gravity shared by the L cells' corners; every node of every S cell clamped."""
     rows, cols = len(truth), len(truth[0])
     mesh = Mesh(rows, cols)
-    loads = [(r, c) for r in range(rows) for c in range(cols) if truth[r][c] == "L"]
-    supports = [(r, c) for r in range(rows) for c in range(cols) if truth[r][c] == "S"]
+    g_row, g_col = gravity_vector(gravity)
+    loads = [(r, c) for r in range(rows) for c in range(cols) if truth[r][c].strip() == LOAD]
+    supports = [(r, c) for r in range(rows) for c in range(cols) if truth[r][c].strip() == SUPPORT]
     force = np.zeros(mesh.ndof)
-    gx, gy = _GRAVITY[gravity]
+    share = TOTAL_LOAD / (4 * len(loads)) if loads else 0.0
     for r, c in loads:
         for node in mesh.cell_nodes(r, c):
-            force[2 * node] += TOTAL_LOAD * gx / (4 * len(loads))
-            force[2 * node + 1] += TOTAL_LOAD * gy / (4 * len(loads))
+            force[2 * node] += share * g_col
+            force[2 * node + 1] += share * g_row
     fixed = sorted({2 * n + k for r, c in supports for n in mesh.cell_nodes(r, c) for k in (0, 1)})
     return LoadCase(mesh=mesh, force=force, fixed=np.array(fixed, dtype=np.int64))
 
 
-def density_value(token: str) -> float | None:
-    """A cell's density: L/S solid (1), a number in [0, 1] (clipped), None for V or anything unreadable."""
-    if token in ("L", "S"):
+def cell_density(token: str) -> float | None:
+    """A token's density as the published scorer reads it: L/S 1, a number clipped to [0, 1], else None."""
+    if token in (LOAD, SUPPORT):
         return 1.0
     try:
-        value = Decimal(token)
-    except (InvalidOperation, ValueError):
+        value = float(token)
+    except (ValueError, OverflowError):
         return None
-    if not value.is_finite():
+    if math.isnan(value):
         return None
-    return float(min(max(value, Decimal(0)), Decimal(1)))
+    return min(max(value, 0.0), 1.0)
 
 
-def densities(grid: list[list[str]], shape: tuple[int, int]) -> tuple[np.ndarray, int, int]:
-    """Density array of ``shape`` (missing or unreadable cells 0) and the counts of V and unreadable cells."""
+def densities(grid: list[list[str]], truth: list[list[str]]) -> tuple[np.ndarray, int, int]:
+    """Cell densities of ``grid`` (shaped like ``truth``), and its counts of V and unreadable cells.
+
+    V and unreadable cells are empty; every cell that is L or S in the truth is solid, whatever the grid
+    holds there (the loads and supports are the truth's, not the answer's).
+    """
+    shape = (len(truth), len(truth[0]))
     rho = np.zeros(shape)
     unfilled = unparsable = 0
     for r in range(shape[0]):
         for c in range(shape[1]):
-            token = grid[r][c] if r < len(grid) and c < len(grid[r]) else "V"
-            value = density_value(token)
+            token = grid[r][c] if r < len(grid) and c < len(grid[r]) else MASK
+            value = cell_density(token)
             if value is None:
-                unfilled += token == "V"
-                unparsable += token != "V"
+                unfilled += token == MASK
+                unparsable += token != MASK
                 value = 0.0
+            if truth[r][c].strip() in (LOAD, SUPPORT):
+                value = 1.0
             rho[r, c] = value
     return rho, unfilled, unparsable

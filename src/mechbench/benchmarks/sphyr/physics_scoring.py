@@ -1,22 +1,36 @@
 """SPhyR's physics-based metrics (the published "dynamic evaluation"), over :mod:`mechbench.topopt`.
 
-Loads and supports always come from the ground truth; the answer only supplies densities (L/S solid,
-V or unreadable cells empty). The headline ``topology_score`` = structural efficiency (optimal
-compliance / compliance, clipped to [0, 1]) × material efficiency (min(1, truth volume / volume)),
-and 0 when the answer does not carry the load (compliance infinite or above 1000 × the solid grid's).
+Loads, supports and the L/S cells always come from the ground truth; the answer only supplies densities
+(V or unreadable cells empty). The headline ``topology_score`` = structural efficiency (reference optimum
+compliance / compliance, clipped to [0, 1]) × material efficiency (min(1, truth volume / volume)), 0 when
+the answer does not carry the load (compliance infinite or above 1000 × the solid grid's). An answer whose
+shape differs from the truth's gets the published defaults.
+
+``reference="published"`` (default) computes the reference optimum exactly as the published scorer does
+(:mod:`mechbench.topopt.reference`), so every field reproduces the published files. ``reference="best"``
+uses mechbench's stronger optimiser (:mod:`mechbench.topopt.simp`) and reports the fields that depend on
+it under names ending in ``_best``, so the two are never mixed.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel
 
-from mechbench.topopt import Problem, densities, load_case, reference_optimum, solve
-from mechbench.topopt.grid import Gravity
+from mechbench.topopt import Problem, reference_optimum
+from mechbench.topopt.fea import solve
+from mechbench.topopt.grid import DOWN, LOAD, MASK, SUPPORT, Gravity, densities, load_case
+from mechbench.topopt.optimum_cache import cached_reference
 
+Reference = Literal["published", "best"]
+REFERENCES: tuple[Reference, ...] = ("published", "best")
 LOAD_CARRYING_FACTOR = 1000.0  # compliance above this × the fully solid grid's: the load is not carried
+# Fields that depend on the reference optimum: renamed with "_best" under reference="best".
+REFERENCE_FIELDS = ("optimal_compliance", "structural_efficiency", "structural_efficiency_raw", "topology_score")
+# The averaged physics metrics (Inspect metrics and the published ``total_*`` sums).
 PHYSICS_NAMES = (
     "load_carrying",
     "structural_efficiency",
@@ -28,72 +42,139 @@ PHYSICS_NAMES = (
 )
 
 
-class PhysicsScore(BaseModel):
-    """Every physics metric of one answer (compliances None when infinite, as the published files store)."""
+def metric_names(reference: Reference = "published") -> tuple[str, ...]:
+    """The averaged physics metric names under ``reference``."""
+    suffix = "_best" if reference == "best" else ""
+    return tuple(f"{n}{suffix}" if n in REFERENCE_FIELDS else n for n in PHYSICS_NAMES)
 
-    load_carrying: bool
-    compliance: float | None
-    ground_truth_compliance: float | None
-    optimal_compliance: float | None
-    optimal_origin: str
-    structural_efficiency: float
-    structural_efficiency_raw: float
-    material_efficiency: float
-    topology_score: float
-    compliance_efficiency_vs_ground_truth: float
-    volume_fraction: float
-    ground_truth_volume_fraction: float
-    volume_ratio: float
-    max_displacement: float
-    unfilled_cells: int
-    unparsable_cells: int
+
+class PhysicsScore(BaseModel):
+    """Every physics field of one answer, as the published results files store them (∞ as None)."""
+
+    reference: Reference = "published"
+    physically_valid: bool = False
+    load_carrying: bool = False
+    compliance: float | None = None
+    ground_truth_compliance: float | None = None
+    optimal_compliance: float | None = None
+    own_budget_optimal_compliance: float | None = None
+    optimal_origin: str | None = None
+    topology_score: float = 0.0
+    structural_efficiency: float = 0.0
+    structural_efficiency_raw: float = 0.0
+    design_efficiency: float | None = None
+    material_efficiency: float = 0.0
+    compliance_efficiency_vs_ground_truth: float = 0.0
+    volume_fraction: float = 0.0
+    ground_truth_volume_fraction: float = 0.0
+    volume_ratio: float = 0.0
+    max_displacement: float = 0.0
+    unfilled_cells: int = 0
+    unparsable_cells: int = 0
+    default_reason: str | None = None
+    """Why the published defaults apply (the answer's shape, or a truth without loads or supports)."""
+
+    def fields(self) -> dict[str, Any]:
+        """The record fields, reference-dependent ones renamed under ``reference="best"``."""
+        out = self.model_dump()
+        if self.reference == "best":
+            for name in REFERENCE_FIELDS:
+                out[f"{name}_best"] = out.pop(name)
+        return out
 
     def metrics(self) -> dict[str, float]:
         """The averaged metrics as floats."""
-        return {name: float(getattr(self, name)) for name in PHYSICS_NAMES}
+        fields = self.fields()
+        return {name: float(fields[name] or 0.0) for name in metric_names(self.reference)}
 
 
 def _finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _ratio(a: float, b: float) -> float:
+    if not math.isfinite(b) or b <= 0 or not math.isfinite(a):
+        return 0.0
+    return min(max(a / b, 0.0), 1.0)
+
+
+def default_reason(truth: list[list[str]], answer: list[list[str]]) -> str | None:
+    """Why the published defaults apply to this (truth, answer), or None when the physics runs."""
+    if not truth or not truth[0] or any(len(row) != len(truth[0]) for row in truth):
+        return "the ground truth is empty or ragged"
+    tokens = {t.strip() for row in truth for t in row}
+    if LOAD not in tokens or SUPPORT not in tokens:
+        return "the ground truth has no load or no support cell"
+    if len(answer) != len(truth) or any(len(a) != len(t) for a, t in zip(answer, truth, strict=True)):
+        return f"the answer's shape differs from the ground truth's {len(truth)}×{len(truth[0])}"
+    return None
+
+
+def design_space(
+    input_grid: list[list[str]], truth: list[list[str]], truth_rho: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """§6: free cells (masked in the input, not L/S in the truth) and the pinned field π."""
+    shape = truth_rho.shape
+    structural = np.array([[t.strip() in (LOAD, SUPPORT) for t in row] for row in truth], dtype=bool)
+    if len(input_grid) == shape[0] and all(len(row) == shape[1] for row in input_grid):
+        masked = np.array([[t == MASK for t in row] for row in input_grid], dtype=bool)
+    else:
+        masked = np.ones(shape, dtype=bool)
+    return masked & ~structural, np.where(structural, 1.0, np.clip(truth_rho, 0.0, 1.0))
+
+
 def physics_score(
-    input_grid: list[list[str]], truth: list[list[str]], answer: list[list[str]], gravity: Gravity = "down"
+    input_grid: list[list[str]],
+    truth: list[list[str]],
+    answer: list[list[str]],
+    gravity: Gravity | str = DOWN,
+    reference: Reference = "published",
 ) -> PhysicsScore:
     """Compliance of the answer, of the truth and of the reference optimum, and the derived scores."""
-    shape = (len(truth), len(truth[0]))
+    if reference not in REFERENCES:
+        raise ValueError(f"reference must be one of {', '.join(REFERENCES)}, got {reference!r}")
+    reason = default_reason(truth, answer)
+    if reason is not None:
+        return PhysicsScore(reference=reference, default_reason=reason)
     case = load_case(truth, gravity)
-    rho, unfilled, unparsable = densities(answer, shape)
-    rho_truth, _, _ = densities(truth, shape)
-    ours = solve(rho, case)
-    theirs = solve(rho_truth, case)
-    solid = solve(np.ones(shape), case)
-    free = np.array([[cell == "V" for cell in row] for row in input_grid], dtype=bool)
-    optimum = reference_optimum(Problem(case, free, rho_truth, float(rho_truth.sum())), seeds=[rho_truth])
-    # The ground truth is itself a feasible design: the optimum is never worse (up to solver round-off).
-    optimal = min(optimum.compliance, theirs.compliance)
+    rho, unfilled, unparsable = densities(answer, truth)
+    truth_rho, _, _ = densities(truth, truth)
+    ours, theirs, solid = solve(rho, case), solve(truth_rho, case), solve(np.ones(rho.shape), case)
+    free, pinned = design_space(input_grid, truth, truth_rho)
+    volume, truth_volume = float(rho.mean()), float(truth_rho.mean())
+    if reference == "published":
+        optimal, origin = cached_reference(case, free, pinned, truth_volume, truth_rho)
+    else:
+        best = reference_optimum(Problem(case, free, pinned, float(truth_rho.sum())), seeds=[truth_rho])
+        optimal, origin = min(best.compliance, theirs.compliance), best.origin
     carrying = ours.finite and solid.finite and ours.compliance <= LOAD_CARRYING_FACTOR * solid.compliance
-    volume, truth_volume = float(rho.mean()), float(rho_truth.mean())
-    raw = optimal / ours.compliance if carrying and math.isfinite(optimal) else 0.0
-    structural = min(max(raw, 0.0), 1.0)
-    # As in the published files, an answer that does not carry the load scores 0 on every efficiency.
-    material = min(1.0, truth_volume / volume) if carrying and volume > 0 else 0.0
-    versus_truth = min(max(theirs.compliance / ours.compliance, 0.0), 1.0) if carrying and theirs.finite else 0.0
-    return PhysicsScore(
+    score = PhysicsScore(
+        reference=reference,
+        physically_valid=True,
         load_carrying=carrying,
         compliance=_finite(ours.compliance),
         ground_truth_compliance=_finite(theirs.compliance),
         optimal_compliance=_finite(optimal),
-        optimal_origin=optimum.origin if optimum.compliance <= theirs.compliance else "ground truth",
-        structural_efficiency=structural,
-        structural_efficiency_raw=raw,
-        material_efficiency=material,
-        topology_score=structural * material if carrying else 0.0,
-        compliance_efficiency_vs_ground_truth=versus_truth,
+        optimal_origin=origin,
         volume_fraction=volume,
         ground_truth_volume_fraction=truth_volume,
-        volume_ratio=volume / truth_volume if truth_volume else 0.0,
+        volume_ratio=volume / truth_volume if truth_volume > 0 else 0.0,
         max_displacement=ours.max_displacement,
         unfilled_cells=unfilled,
         unparsable_cells=unparsable,
+    )
+    if not carrying:
+        return score  # the efficiencies and the topology score stay 0 (a finite compliance is still written)
+    structural = _ratio(optimal, ours.compliance)
+    material = min(1.0, truth_volume / volume) if volume > 0 else 0.0
+    return score.model_copy(
+        update={
+            "structural_efficiency": structural,
+            "compliance_efficiency_vs_ground_truth": _ratio(theirs.compliance, ours.compliance),
+            "structural_efficiency_raw": (
+                optimal / ours.compliance if math.isfinite(optimal) and ours.compliance > 0 else 0.0
+            ),
+            "material_efficiency": material,
+            "topology_score": structural * material,
+        }
     )

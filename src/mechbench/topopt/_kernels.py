@@ -1,0 +1,294 @@
+"""Compiled inner loops of the reference optimiser (numba, no GIL, cached on disk).
+
+One solve of a SPhyR-sized system is a few hundred DOFs: per-call overhead of numpy and LAPACK, not
+arithmetic, dominates, and multi-threaded BLAS on such systems only adds contention. These kernels keep a
+whole SIMP run, a whole swap pass and a batch of solves inside compiled code: a banded Cholesky (the
+row-by-row node numbering keeps the stiffness matrix within a band of 2·(cols + 2) DOFs), element
+energies, the density filter and the optimality-criteria bisection, all single-threaded.
+
+Band storage: ``band[j, d]`` holds K[j + d, j] (lower triangle, one row per column of K), so the inner
+loops of the factorisation run over contiguous memory.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+E_MIN = 1e-9
+
+
+@njit(cache=True, nogil=True)
+def young_moduli(rho: np.ndarray, penalty: float) -> np.ndarray:
+    """E = E_min + clip(ρ, 0, 1)^p (1 − E_min) per cell."""
+    out = np.empty(rho.size)
+    for e in range(rho.size):
+        r = min(max(rho[e], 0.0), 1.0)
+        out[e] = E_MIN + r**penalty * (1.0 - E_MIN)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _assemble(young: np.ndarray, ke: np.ndarray, emap: np.ndarray, n: int, kd: int) -> np.ndarray:
+    band = np.zeros((n, kd + 1))
+    for e in range(emap.shape[0]):
+        y = young[e]
+        for a in range(8):
+            ia = emap[e, a]
+            if ia < 0:
+                continue
+            for b in range(8):
+                ib = emap[e, b]
+                if ib < 0 or ib > ia:
+                    continue
+                band[ib, ia - ib] += y * ke[a, b]
+    return band
+
+
+@njit(cache=True, nogil=True)
+def _cholesky(band: np.ndarray) -> bool:
+    """In-place banded Cholesky; False when a pivot is not positive (not SPD to working precision)."""
+    n, width = band.shape
+    kd = width - 1
+    for j in range(n):
+        d = band[j, 0]
+        if not d > 0.0:
+            return False
+        ljj = math.sqrt(d)
+        band[j, 0] = ljj
+        m = min(kd, n - 1 - j)
+        for i in range(1, m + 1):
+            band[j, i] /= ljj
+        for k in range(1, m + 1):
+            lkj = band[j, k]
+            if lkj == 0.0:
+                continue
+            row = band[j + k]
+            for i in range(k, m + 1):
+                row[i - k] -= band[j, i] * lkj
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _substitute(band: np.ndarray, rhs: np.ndarray) -> None:
+    """Solve L Lᵀ x = rhs in place; ``rhs`` is (n,) or (n, k) for k right-hand sides."""
+    n, width = band.shape
+    kd = width - 1
+    for j in range(n):
+        rhs[j] /= band[j, 0]
+        m = min(kd, n - 1 - j)
+        for i in range(1, m + 1):
+            rhs[j + i] -= band[j, i] * rhs[j]
+    for j in range(n - 1, -1, -1):
+        m = min(kd, n - 1 - j)
+        for i in range(1, m + 1):
+            rhs[j] -= band[j, i] * rhs[j + i]
+        rhs[j] /= band[j, 0]
+
+
+@njit(cache=True, nogil=True)
+def solve_cells(
+    young: np.ndarray,
+    ke: np.ndarray,
+    emap: np.ndarray,
+    edofs: np.ndarray,
+    free_dofs: np.ndarray,
+    force: np.ndarray,
+    kd: int,
+) -> tuple[float, np.ndarray]:
+    """Compliance and full displacement vector, with the published rejection rules (∞ and zeros)."""
+    ndof = force.size
+    n = free_dofs.size
+    u = np.zeros(ndof)
+    if n == 0:
+        return math.inf, u
+    f = np.empty(n)
+    fnorm2 = 0.0
+    for i in range(n):
+        f[i] = force[free_dofs[i]]
+        fnorm2 += f[i] * f[i]
+    loaded = False
+    for i in range(ndof):
+        if force[i] != 0.0:
+            loaded = True
+    if not loaded:
+        return math.inf, u
+    band = _assemble(young, ke, emap, n, kd)
+    if not _cholesky(band):
+        return math.inf, u
+    x = f.copy()
+    _substitute(band, x)
+    for i in range(n):
+        if not math.isfinite(x[i]):
+            return math.inf, u
+        u[free_dofs[i]] = x[i]
+    # Residual ‖K_ff u_f − f_f‖ by elements (K is never formed).
+    r = -f
+    for e in range(emap.shape[0]):
+        y = young[e]
+        for a in range(8):
+            ia = emap[e, a]
+            if ia < 0:
+                continue
+            s = 0.0
+            for b in range(8):
+                s += ke[a, b] * u[edofs[e, b]]
+            r[ia] += y * s
+    rnorm = math.sqrt(np.sum(r * r))
+    if rnorm > 1e-6 * max(math.sqrt(fnorm2), 1.0):
+        return math.inf, np.zeros(ndof)
+    c = 0.0
+    for i in range(ndof):
+        c += force[i] * u[i]
+    if not math.isfinite(c) or c < 0.0:
+        return math.inf, u
+    return c, u
+
+
+@njit(cache=True, nogil=True)
+def unit_energies(u: np.ndarray, ke: np.ndarray, edofs: np.ndarray) -> np.ndarray:
+    """uₑᵀ·KE·uₑ per cell (not multiplied by the modulus)."""
+    ne = edofs.shape[0]
+    out = np.empty(ne)
+    ue = np.empty(8)
+    for e in range(ne):
+        for a in range(8):
+            ue[a] = u[edofs[e, a]]
+        s = 0.0
+        for a in range(8):
+            t = 0.0
+            for b in range(8):
+                t += ke[a, b] * ue[b]
+            s += ue[a] * t
+        out[e] = s
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _filter(indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray, x: np.ndarray) -> np.ndarray:
+    out = np.empty(indptr.size - 1)
+    for i in range(out.size):
+        s = 0.0
+        for k in range(indptr[i], indptr[i + 1]):
+            s += weights[k] * x[indices[k]]
+        out[i] = s
+    return out
+
+
+@njit(cache=True, nogil=True)
+def simp_run(
+    start: np.ndarray,
+    free: np.ndarray,
+    pinned: np.ndarray,
+    bound: float,
+    penalty: float,
+    indptr: np.ndarray,
+    indices: np.ndarray,
+    weights: np.ndarray,
+    hs: np.ndarray,
+    move: float,
+    max_iterations: int,
+    tolerance: float,
+    ke: np.ndarray,
+    emap: np.ndarray,
+    edofs: np.ndarray,
+    free_dofs: np.ndarray,
+    force: np.ndarray,
+    kd: int,
+) -> tuple[np.ndarray, int]:
+    """One published OC run from the design ``start``; returns the physical (filtered) field and solves used.
+
+    ``bound`` is P + B, the total material the bisection aims at; the filter weights are raw (H), ``hs``
+    their row sums (the filter is symmetric, so Hᵀ = H).
+    """
+    ncell = start.size
+    x = start.copy()
+    rho = start.copy()
+    solves = 0
+    q = np.empty(ncell)
+    dv_in = np.empty(ncell)
+    cand = np.empty(ncell)
+    for i in range(ncell):
+        dv_in[i] = 1.0 / hs[i] if free[i] else 0.0
+    dv = _filter(indptr, indices, weights, dv_in)
+    for _ in range(max_iterations):
+        young = young_moduli(rho, penalty)
+        c, u = solve_cells(young, ke, emap, edofs, free_dofs, force, kd)
+        solves += 1
+        if not math.isfinite(c):
+            break
+        w = unit_energies(u, ke, edofs)
+        s = np.empty(ncell)
+        for i in range(ncell):
+            s[i] = (-penalty * max(rho[i], 1e-9) ** (penalty - 1.0) * w[i]) / hs[i] if free[i] else 0.0
+        dc = _filter(indptr, indices, weights, s)
+        for i in range(ncell):
+            q[i] = max(-dc[i], 0.0) / max(dv[i], 1e-12)
+        l1, l2 = 1e-9, 1e9
+        new_x = x.copy()
+        new_rho = rho.copy()
+        while (l2 - l1) / (l1 + l2) > 1e-6:
+            lmid = 0.5 * (l1 + l2)
+            for i in range(ncell):
+                if free[i]:
+                    v = x[i] * math.sqrt(q[i] / lmid)
+                    v = min(max(v, x[i] - move), x[i] + move)
+                    cand[i] = min(max(v, 0.0), 1.0)
+                else:
+                    cand[i] = pinned[i]
+            filtered = _filter(indptr, indices, weights, cand)
+            total = 0.0
+            for i in range(ncell):
+                if free[i]:
+                    new_rho[i] = filtered[i] / hs[i]
+                else:
+                    new_rho[i] = pinned[i]
+                total += new_rho[i]
+            new_x[:] = cand
+            if total > bound:
+                l1 = lmid
+            else:
+                l2 = lmid
+        change = 0.0
+        for i in range(ncell):
+            if free[i]:
+                change = max(change, abs(new_x[i] - x[i]))
+        x[:] = new_x
+        rho[:] = new_rho
+        if change < tolerance:
+            break
+    return rho, solves
+
+
+@njit(cache=True, nogil=True)
+def swap_pass(
+    design: np.ndarray,
+    sources: np.ndarray,
+    targets: np.ndarray,
+    best_c: float,
+    ke: np.ndarray,
+    emap: np.ndarray,
+    edofs: np.ndarray,
+    free_dofs: np.ndarray,
+    force: np.ndarray,
+    kd: int,
+) -> tuple[int, int, float, int]:
+    """Every (source → 0, target → 1) swap evaluated at p = 3 by a full solve, best-improvement against a
+    running best (ties keep the earliest); returns (source, target, compliance, solves), (−1, −1, …) if none.
+    """
+    best_s, best_t = -1, -1
+    trial = design.copy()
+    solves = 0
+    for s in sources:
+        for t in targets:
+            trial[s] = 0.0
+            trial[t] = 1.0
+            c, _ = solve_cells(young_moduli(trial, 3.0), ke, emap, edofs, free_dofs, force, kd)
+            solves += 1
+            trial[s] = design[s]
+            trial[t] = design[t]
+            if c < best_c - 1e-12:
+                best_c, best_s, best_t = c, s, t
+    return best_s, best_t, best_c, solves
