@@ -118,19 +118,34 @@ def score_sphyr(
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the JSON here, not stdout.")] = None,
     parser: Annotated[str, typer.Option(help="current (last grid block) or legacy (paper-era).")] = "current",
     physics: Annotated[bool, typer.Option("--physics", help="Add the finite-element metrics (re-optimises).")] = False,
+    reference: Annotated[
+        str, typer.Option(help="published (the paper's reference optimum) or best (mechbench's, fields *_best).")
+    ] = "published",
+    gravity: Annotated[
+        str, typer.Option(help="auto (from a k_rotations folder name, else down), down, up, left or right.")
+    ] = "auto",
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
 ) -> None:
     """Rescore SPhyR completions: every record's metrics plus the published totals."""
     from mechbench.benchmarks.sphyr.parse import PARSERS
-    from mechbench.benchmarks.sphyr.rescore import read_results_file, rescore
+    from mechbench.benchmarks.sphyr.physics_scoring import REFERENCES
+    from mechbench.benchmarks.sphyr.rescore import gravity_for_results, read_results_file, rescore
+    from mechbench.topopt.grid import gravity_vector
 
     if parser not in PARSERS:
         fail(f"--parser must be one of {', '.join(PARSERS)}, got {parser!r}")
+    if reference not in REFERENCES:
+        fail(f"--reference must be one of {', '.join(REFERENCES)}, got {reference!r}")
+    try:
+        direction = gravity_for_results(results) if gravity == "auto" else gravity_vector(gravity)
+    except ValueError as error:
+        fail(f"--gravity: {error}")
     try:
         settings = executor_args(executor, workers, ray_address)
-        report = rescore(read_results_file(results), parser, physics, **settings)  # type: ignore[arg-type]
+        records = read_results_file(results)
+        report = rescore(records, parser, physics, direction, reference, **settings)  # type: ignore[arg-type]
     except MechbenchError as error:
         fail(str(error))
     text = json.dumps(report, indent=1)

@@ -39,17 +39,6 @@ def test_reproduces_the_recorded_compliances(sphyr_data: Path) -> None:
         assert score.unfilled_cells == r["unfilled_cells"] and score.unparsable_cells == r["unparsable_cells"]
 
 
-def test_optimal_compliance_is_never_more_than_one_percent_above_the_recorded(sphyr_data: Path) -> None:
-    lower = 0
-    for r in recorded_sphyr_records():
-        truth = [line.split() for line in r["ground_truth"].strip().splitlines()]
-        score = physics_score(grid_from_prompt(r["prompt"]), truth, truth)
-        assert score.optimal_compliance <= r["optimal_compliance"] * 1.01
-        assert score.optimal_compliance <= score.ground_truth_compliance * (1 + 1e-12)  # never beaten by the truth
-        lower += score.optimal_compliance < r["optimal_compliance"] * (1 - 1e-6)
-    assert lower >= 1  # the refinement finds better designs than the published optimiser on some samples
-
-
 def _cantilever(n: int) -> tuple[Mesh, LoadCase]:
     """Strip of 8n × n unit cells, clamped on the left edge, unit load down spread over the right edge."""
     mesh = Mesh(n, 8 * n)
@@ -78,7 +67,7 @@ def test_cantilever_strip_converges_to_beam_theory() -> None:
 def test_unsupported_or_disconnected_designs_are_not_load_carrying() -> None:
     truth = [["L", "L", "0"], ["0", "1", "0"], ["S", "S", "0"]]
     case = load_case(truth)
-    rho, _, _ = densities([["L", "L", "0"], ["0", "0", "0"], ["S", "S", "0"]], (3, 3))
+    rho, _, _ = densities([["L", "L", "0"], ["0", "0", "0"], ["S", "S", "0"]], truth)
     gap = solve(rho, case)
     solid = solve(np.ones((3, 3)), case)
     assert not math.isfinite(gap.compliance) or gap.compliance > 1000 * solid.compliance

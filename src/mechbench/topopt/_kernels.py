@@ -52,6 +52,7 @@ def _cholesky(band: np.ndarray) -> bool:
     """In-place banded Cholesky; False when a pivot is not positive (not SPD to working precision)."""
     n, width = band.shape
     kd = width - 1
+    column = np.empty(width)  # a copy of the pivot column, so the update loop reads memory it never writes
     for j in range(n):
         d = band[j, 0]
         if not d > 0.0:
@@ -60,14 +61,14 @@ def _cholesky(band: np.ndarray) -> bool:
         band[j, 0] = ljj
         m = min(kd, n - 1 - j)
         for i in range(1, m + 1):
-            band[j, i] /= ljj
+            v = band[j, i] / ljj
+            band[j, i] = v
+            column[i] = v
         for k in range(1, m + 1):
-            lkj = band[j, k]
-            if lkj == 0.0:
-                continue
+            lkj = column[k]
             row = band[j + k]
             for i in range(k, m + 1):
-                row[i - k] -= band[j, i] * lkj
+                row[i - k] -= column[i] * lkj
     return True
 
 
@@ -213,6 +214,23 @@ def simp_run(
     for i in range(ncell):
         dv_in[i] = 1.0 / hs[i] if free[i] else 0.0
     dv = _filter(indptr, indices, weights, dv_in)
+    free_cells = np.flatnonzero(free)
+    nfree = free_cells.size
+    low = np.empty(nfree)
+    high = np.empty(nfree)
+    new_x = np.empty(ncell)
+    new_rho = np.empty(ncell)
+    xf = np.empty(nfree)
+    qf = np.empty(nfree)
+    candf = np.empty(nfree)
+    dvf = np.empty(nfree)
+    base_total = 0.0
+    for i in range(ncell):
+        cand[i] = pinned[i]
+        if not free[i]:
+            base_total += pinned[i] * (1.0 + dv[i])
+    for k in range(nfree):
+        dvf[k] = dv[free_cells[k]]
     for _ in range(max_iterations):
         young = young_moduli(rho, penalty)
         c, u = solve_cells(young, ke, emap, edofs, free_dofs, force, kd)
@@ -226,31 +244,33 @@ def simp_run(
         dc = _filter(indptr, indices, weights, s)
         for i in range(ncell):
             q[i] = max(-dc[i], 0.0) / max(dv[i], 1e-12)
+        for k in range(nfree):
+            i = free_cells[k]
+            xf[k] = x[i]
+            qf[k] = q[i]
+            low[k] = x[i] - move
+            high[k] = x[i] + move
+        # The filter is linear: Σρ' = (pinned part) + Σ_F x'·dv, one dot product per bisection step.
         l1, l2 = 1e-9, 1e9
-        new_x = x.copy()
-        new_rho = rho.copy()
+        lmid = 0.5 * (l1 + l2)
         while (l2 - l1) / (l1 + l2) > 1e-6:
             lmid = 0.5 * (l1 + l2)
-            for i in range(ncell):
-                if free[i]:
-                    v = x[i] * math.sqrt(q[i] / lmid)
-                    v = min(max(v, x[i] - move), x[i] + move)
-                    cand[i] = min(max(v, 0.0), 1.0)
-                else:
-                    cand[i] = pinned[i]
-            filtered = _filter(indptr, indices, weights, cand)
-            total = 0.0
-            for i in range(ncell):
-                if free[i]:
-                    new_rho[i] = filtered[i] / hs[i]
-                else:
-                    new_rho[i] = pinned[i]
-                total += new_rho[i]
-            new_x[:] = cand
+            for k in range(nfree):
+                v = min(max(xf[k] * math.sqrt(qf[k] / lmid), low[k]), high[k])
+                candf[k] = min(max(v, 0.0), 1.0)
+            total = base_total
+            for k in range(nfree):
+                total += candf[k] * dvf[k]
             if total > bound:
                 l1 = lmid
             else:
                 l2 = lmid
+        for k in range(nfree):  # the last evaluated point, as published
+            cand[free_cells[k]] = candf[k]
+        new_x[:] = cand
+        filtered = _filter(indptr, indices, weights, cand)
+        for i in range(ncell):
+            new_rho[i] = filtered[i] / hs[i] if free[i] else pinned[i]
         change = 0.0
         for i in range(ncell):
             if free[i]:
@@ -263,32 +283,130 @@ def simp_run(
 
 
 @njit(cache=True, nogil=True)
-def swap_pass(
+def factor(young: np.ndarray, ke: np.ndarray, emap: np.ndarray, n: int, kd: int) -> tuple[bool, np.ndarray]:
+    """The banded Cholesky factor of K_ff (False when K_ff is not SPD to working precision)."""
+    band = _assemble(young, ke, emap, n, kd)
+    return _cholesky(band), band
+
+
+@njit(cache=True, nogil=True)
+def swap_screen(
     design: np.ndarray,
     sources: np.ndarray,
     targets: np.ndarray,
-    best_c: float,
     ke: np.ndarray,
     emap: np.ndarray,
     edofs: np.ndarray,
     free_dofs: np.ndarray,
     force: np.ndarray,
     kd: int,
-) -> tuple[int, int, float, int]:
-    """Every (source → 0, target → 1) swap evaluated at p = 3 by a full solve, best-improvement against a
-    running best (ties keep the earliest); returns (source, target, compliance, solves), (−1, −1, …) if none.
+) -> tuple[bool, np.ndarray]:
+    """Approximate compliance of every (source → 0, target → 1) swap from one factorisation (Woodbury).
+
+    A swap changes the stiffness of two cells: K' = K + U·D·Uᵀ on their ≤ 16 DOFs, so
+    c' = c − u_Sᵀ (I + D·G)⁻¹ D·u_S with G = K⁻¹ on those DOFs. The values are screening estimates (a swap
+    that nearly disconnects material is ill-conditioned and comes out large); callers re-solve the
+    contenders exactly. Returns False when the current design cannot be factorised.
     """
-    best_s, best_t = -1, -1
+    n = free_dofs.size
+    young = young_moduli(design, 3.0)
+    ok, band = factor(young, ke, emap, n, kd)
+    out = np.full((sources.size, targets.size), np.inf)
+    if not ok:
+        return False, out
+    f = np.empty(n)
+    for i in range(n):
+        f[i] = force[free_dofs[i]]
+    u = f.copy()
+    _substitute(band, u)
+    c = 0.0
+    for i in range(n):
+        c += f[i] * u[i]
+    # K⁻¹ columns for every free DOF of every source and target cell.
+    column = np.full(n, -1, dtype=np.int64)
+    count = 0
+    for group in (sources, targets):
+        for e in group:
+            for a in range(8):
+                d = emap[e, a]
+                if d >= 0 and column[d] < 0:
+                    column[d] = count
+                    count += 1
+    z = np.zeros((n, count))
+    for d in range(n):
+        if column[d] >= 0:
+            z[d, column[d]] = 1.0
+    _substitute(band, z)
+    dofs = np.empty(16, dtype=np.int64)
+    local = np.empty(16, dtype=np.int64)
+    for si in range(sources.size):
+        s = sources[si]
+        for ti in range(targets.size):
+            t = targets[ti]
+            # The union of the two cells' free DOFs, and each element DOF's slot in it.
+            m = 0
+            for k in range(16):
+                e = s if k < 8 else t
+                d = emap[e, k % 8]
+                local[k] = -1
+                if d < 0:
+                    continue
+                slot = -1
+                for q in range(m):
+                    if dofs[q] == d:
+                        slot = q
+                if slot < 0:
+                    dofs[m] = d
+                    slot = m
+                    m += 1
+                local[k] = slot
+            delta = np.zeros((m, m))
+            change_s = (E_MIN + 0.0**3.0 * (1.0 - E_MIN)) - young[s]
+            change_t = (E_MIN + 1.0**3.0 * (1.0 - E_MIN)) - young[t]
+            for k in range(16):
+                if local[k] < 0:
+                    continue
+                scale = change_s if k < 8 else change_t
+                for j in range(8 * (k // 8), 8 * (k // 8) + 8):
+                    if local[j] >= 0:
+                        delta[local[k], local[j]] += scale * ke[k % 8, j % 8]
+            g = np.empty((m, m))
+            us = np.empty(m)
+            for a in range(m):
+                us[a] = u[dofs[a]]
+                for b in range(m):
+                    g[a, b] = z[dofs[a], column[dofs[b]]]
+            capacitance = np.eye(m) + delta @ g
+            rhs = delta @ us
+            try:
+                y = np.linalg.solve(capacitance, rhs)
+            except Exception:
+                continue
+            value = c - us @ y
+            if math.isfinite(value):
+                out[si, ti] = value
+    return True, out
+
+
+@njit(cache=True, nogil=True)
+def swap_exact(
+    design: np.ndarray,
+    pairs: np.ndarray,
+    ke: np.ndarray,
+    emap: np.ndarray,
+    edofs: np.ndarray,
+    free_dofs: np.ndarray,
+    force: np.ndarray,
+    kd: int,
+) -> np.ndarray:
+    """Exact compliance (published solve and rejection rules) of each (source, target) swap in ``pairs``."""
+    out = np.empty(pairs.shape[0])
     trial = design.copy()
-    solves = 0
-    for s in sources:
-        for t in targets:
-            trial[s] = 0.0
-            trial[t] = 1.0
-            c, _ = solve_cells(young_moduli(trial, 3.0), ke, emap, edofs, free_dofs, force, kd)
-            solves += 1
-            trial[s] = design[s]
-            trial[t] = design[t]
-            if c < best_c - 1e-12:
-                best_c, best_s, best_t = c, s, t
-    return best_s, best_t, best_c, solves
+    for k in range(pairs.shape[0]):
+        s, t = pairs[k, 0], pairs[k, 1]
+        trial[s] = 0.0
+        trial[t] = 1.0
+        out[k], _ = solve_cells(young_moduli(trial, 3.0), ke, emap, edofs, free_dofs, force, kd)
+        trial[s] = design[s]
+        trial[t] = design[t]
+    return out

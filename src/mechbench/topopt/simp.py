@@ -21,6 +21,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from mechbench.topopt.fea import E0, E_MIN, LoadCase, element_stiffness
+from mechbench.topopt.threads import single_threaded
 
 FILTER_RADIUS = 1.2
 MOVE = 0.2
@@ -125,6 +126,7 @@ class Design:
     origin: str
 
 
+@single_threaded
 def optimise(
     problem: Problem,
     start: np.ndarray,
@@ -220,6 +222,7 @@ _CACHE: OrderedDict[str, Design] = OrderedDict()
 CACHE_SIZE = 4096
 
 
+@single_threaded
 def reference_optimum(problem: Problem, seeds: list[np.ndarray] | None = None) -> Design:
     """The best design found for ``problem`` (cached by problem and seeds)."""
     seeds = seeds or []

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import os
+
 import anyio
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.scorer import Score, Target, mean, scorer
@@ -9,9 +12,10 @@ from inspect_ai.solver import TaskState
 
 from mechbench.benchmarks.sphyr.dataset import GridRecord
 from mechbench.benchmarks.sphyr.parse import Parser
-from mechbench.benchmarks.sphyr.physics_scoring import PHYSICS_NAMES, physics_score
+from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference, metric_names, physics_score
 from mechbench.benchmarks.sphyr.prompts import build_prompt, render_grid
 from mechbench.benchmarks.sphyr.scoring import METRIC_NAMES, score_grid
+from mechbench.topopt.grid import DOWN
 
 
 def to_sample(record: GridRecord, subject: str) -> Sample:
@@ -36,11 +40,25 @@ def to_dataset(records_by_subject: dict[str, list[GridRecord]], name: str) -> Me
     return MemoryDataset(samples, name=name)
 
 
-# ``invalid_output_grid`` (1 − valid) is the parse-failure rate, reported apart from wrong answers.
-@scorer(metrics=[{name: [mean()] for name in (*METRIC_NAMES, "invalid_output_grid", *PHYSICS_NAMES)}])
-def sphyr_scorer(parser: Parser = "current", physics: bool = True):
-    """Cell-level (and physics) SPhyR metrics of the reply; the explanation says why a sample lost points."""
+# Physics runs in worker threads (its compiled kernels release the GIL), at most one per core, so a long
+# re-optimisation never stalls the event loop or the other samples' model calls.
+_PHYSICS_LIMITER: anyio.CapacityLimiter | None = None
 
+
+def _physics_limiter() -> anyio.CapacityLimiter:
+    global _PHYSICS_LIMITER
+    if _PHYSICS_LIMITER is None:
+        _PHYSICS_LIMITER = anyio.CapacityLimiter(max(1, os.cpu_count() or 1))
+    return _PHYSICS_LIMITER
+
+
+def _metrics(reference: Reference) -> list:
+    # ``invalid_output_grid`` (1 − valid) is the parse-failure rate, reported apart from wrong answers.
+    names = (*METRIC_NAMES, "invalid_output_grid", *metric_names(reference))
+    return [{name: [mean()] for name in names}]
+
+
+def _score_fn(parser: Parser, physics: bool, reference: Reference):
     async def score(state: TaskState, target: Target) -> Score:
         metadata = state.metadata
         result = score_grid(metadata["input_grid"], metadata["ground_truth"], state.output.completion, parser)
@@ -48,13 +66,20 @@ def sphyr_scorer(parser: Parser = "current", physics: bool = True):
         physics_details: dict | None = None
         if physics:
             if result.valid_output_grid:
-                # Re-optimisation takes up to seconds: keep the event loop free for other samples.
                 ps = await anyio.to_thread.run_sync(
-                    physics_score, metadata["input_grid"], metadata["ground_truth"], result.parsed_grid
+                    functools.partial(
+                        physics_score,
+                        metadata["input_grid"],
+                        metadata["ground_truth"],
+                        result.parsed_grid,
+                        tuple(metadata.get("gravity") or DOWN),
+                        reference,
+                    ),
+                    limiter=_physics_limiter(),
                 )
-                extra, physics_details = ps.metrics(), ps.model_dump()
-            else:
-                extra = dict.fromkeys(PHYSICS_NAMES, 0.0)
+            else:  # the live environment's rule: an invalid grid earns no physics (every field its default)
+                ps = PhysicsScore(reference=reference, default_reason="invalid grid")
+            extra, physics_details = ps.metrics(), ps.fields()
         if result.exact_match:
             explanation = "exact match"
         elif result.invalid_reason and parser == "current":
@@ -78,3 +103,15 @@ def sphyr_scorer(parser: Parser = "current", physics: bool = True):
         )
 
     return score
+
+
+@scorer(metrics=_metrics("published"))
+def sphyr_scorer(parser: Parser = "current", physics: bool = True):
+    """Cell-level and physics SPhyR metrics, physics against the published reference optimum."""
+    return _score_fn(parser, physics, "published")
+
+
+@scorer(metrics=_metrics("best"))
+def sphyr_scorer_best(parser: Parser = "current", physics: bool = True):
+    """As :func:`sphyr_scorer`, against mechbench's stronger optimiser; those metrics end in ``_best``."""
+    return _score_fn(parser, physics, "best")

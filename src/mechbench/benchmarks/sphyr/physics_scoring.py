@@ -24,6 +24,7 @@ from mechbench.topopt import Problem, reference_optimum
 from mechbench.topopt.fea import solve
 from mechbench.topopt.grid import DOWN, LOAD, MASK, SUPPORT, Gravity, densities, load_case
 from mechbench.topopt.optimum_cache import cached_reference
+from mechbench.topopt.threads import single_threaded
 
 Reference = Literal["published", "best"]
 REFERENCES: tuple[Reference, ...] = ("published", "best")
@@ -123,6 +124,7 @@ def design_space(
     return masked & ~structural, np.where(structural, 1.0, np.clip(truth_rho, 0.0, 1.0))
 
 
+@single_threaded
 def physics_score(
     input_grid: list[list[str]],
     truth: list[list[str]],

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mechbench.benchmarks.sphyr.parse import Parser
-from mechbench.benchmarks.sphyr.physics_scoring import PHYSICS_NAMES, physics_score
+from mechbench.benchmarks.sphyr.physics_scoring import Reference, metric_names, physics_score
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid, totals
 from mechbench.data import DataSourceError
@@ -74,44 +74,65 @@ def rescore_record(record: dict[str, Any], position: int, parser: Parser = "curr
     return score_grid(input_grid, truth, reply, parser)
 
 
-def physics_job(job: tuple[list[list[str]], list[list[str]], list[list[str]]]) -> dict[str, Any]:
-    """Physics metrics of one (input, truth, answer) triple, as a plain dict (runs in any worker)."""
-    input_grid, truth, answer = job
-    return physics_score(input_grid, truth, answer).model_dump()
+def physics_job(job: tuple[list[list[str]], list[list[str]], list[list[str]], Any, str]) -> dict[str, Any]:
+    """Physics fields of one (input, truth, answer, gravity, reference) job, as a plain dict (any worker)."""
+    input_grid, truth, answer, gravity, reference = job
+    return physics_score(input_grid, truth, answer, tuple(gravity), reference).fields()
+
+
+def gravity_for_results(path: Path | None) -> tuple[float, float]:
+    """Gravity (row, col) of a published results folder: ``k_rotations`` in its name, else down (§1.2)."""
+    name = path.parent.name if path is not None else ""
+    for turns, gravity in ((3, (0.0, 1.0)), (2, (-1.0, 0.0)), (1, (0.0, -1.0))):
+        if f"{turns}_rotations" in name:
+            return gravity
+    return (1.0, 0.0)
 
 
 def rescore(
-    records: list[dict[str, Any]], parser: Parser = "current", physics: bool = False, **executor: Any
+    records: list[dict[str, Any]],
+    parser: Parser = "current",
+    physics: bool = False,
+    gravity: tuple[float, float] = (1.0, 0.0),
+    reference: Reference = "published",
+    **executor: Any,
 ) -> dict[str, Any]:
     """Every record's metrics (with the reason when invalid) and the published totals.
 
-    With ``physics``, also the finite-element metrics of every valid grid and their totals, computed
-    through :func:`mechbench.executor.run_batch` (``executor``: executor, workers, ray_address, ...).
+    With ``physics``, also the finite-element fields of every record and their totals, as the published
+    ``rescore`` wrote them: the physics runs whatever ``valid_output_grid`` says, and only an answer of the
+    wrong shape gets the defaults. Computed through :func:`mechbench.executor.run_batch` (``executor``:
+    executor, workers, ray_address, ...).
     """
     scores = [rescore_record(r, i, parser) for i, r in enumerate(records)]
     rows: list[dict[str, Any]] = [
         {"index": record.get("index"), **s.model_dump(exclude={"parsed_grid"})}
         for record, s in zip(records, scores, strict=True)
     ]
-    physics_totals: dict[str, float] = {f"total_{name}": 0.0 for name in PHYSICS_NAMES}
+    names = metric_names(reference)
+    physics_totals: dict[str, float] = {f"total_{name}": 0.0 for name in names}
     if physics:
-        jobs, positions = [], []
+        jobs = []
         for position, (record, s) in enumerate(zip(records, scores, strict=True)):
-            if s.valid_output_grid:
-                where = f"record {position}"
-                truth = _grid(record["ground_truth"], "ground_truth", where)
-                input_grid = (
-                    _grid(record["input_grid"], "input_grid", where)
-                    if "input_grid" in record
-                    else grid_from_prompt(record["prompt"])
-                )
-                jobs.append((input_grid, truth, s.parsed_grid))
-                positions.append(position)
-            else:
-                rows[position].update(dict.fromkeys(PHYSICS_NAMES, 0.0))
-        for position, metrics in zip(positions, run_batch(physics_job, jobs, **executor), strict=True):
-            rows[position].update(metrics)
-            for name in PHYSICS_NAMES:
-                physics_totals[f"total_{name}"] += float(metrics[name])
+            where = f"record {position}"
+            truth = _grid(record["ground_truth"], "ground_truth", where)
+            input_grid = (
+                _grid(record["input_grid"], "input_grid", where)
+                if "input_grid" in record
+                else grid_from_prompt(record["prompt"])
+            )
+            jobs.append((input_grid, truth, s.parsed_grid, gravity, reference))
+        for row, fields in zip(rows, run_batch(physics_job, jobs, **executor), strict=True):
+            row.update(fields)
+            for name in names:
+                physics_totals[f"total_{name}"] += float(fields[name] or 0.0)
+        physics_totals["evaluated_samples"] = float(len(rows))
     out_totals = totals(scores) | (physics_totals if physics else {})
-    return {"parser": parser, "physics": physics, "records": rows, "totals": out_totals}
+    return {
+        "parser": parser,
+        "physics": physics,
+        "reference": reference if physics else None,
+        "gravity": list(gravity) if physics else None,
+        "records": rows,
+        "totals": out_totals,
+    }
