@@ -205,9 +205,14 @@ def validate_sphyr(
     data: Annotated[str | None, typer.Option(help="Folder, archive URL or hub id (default: official).")] = None,
     samples: Annotated[str, typer.Option(help="all, a number, or paper.")] = "20",
     seed: Annotated[int, typer.Option(help="Seed of the random flips.")] = 0,
+    reference: Annotated[str, typer.Option(help="published (the paper's reference optimum) or best.")] = "published",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the JSON report here.")] = None,
 ) -> None:
     """The published validation of the physics scoring: answer > 2 flipped > 10 flipped > empty."""
+    from mechbench.benchmarks.sphyr.physics_scoring import REFERENCES
+
+    if reference not in REFERENCES:
+        fail(f"--reference must be one of {', '.join(REFERENCES)}, got {reference!r}")
     from mechbench.benchmarks.sphyr import dataset as sphyr_data
     from mechbench.benchmarks.sphyr.prompts import is_hard
     from mechbench.benchmarks.sphyr.validate import VARIANTS, validate
@@ -221,7 +226,7 @@ def validate_sphyr(
         fail(str(error))
     if not records:
         fail(f"no samples selected from {subject}")
-    report = validate(records, hard=is_hard(name), seed=seed)
+    report = validate(records, hard=is_hard(name), seed=seed, reference=reference)  # type: ignore[arg-type]
     typer.echo(f"{name}: {report['samples']} samples, mean topology score")
     for variant in VARIANTS:
         typer.echo(f"  {variant:<11} {report['means'][variant]:.3f}")
