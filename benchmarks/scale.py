@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import tempfile
 import time
 from pathlib import Path
 
 from mechbench.benchmarks.sphyr.dataset import read_records
 from mechbench.benchmarks.sphyr.rescore import physics_job
 from mechbench.executor import RAY_RUNTIME_ENV, run_batch
-from mechbench.topopt.simp import _CACHE
+from mechbench.topopt.optimum_cache import clear_memory
 
 REPO = Path(__file__).resolve().parent.parent
 FULL_BENCHMARK = 16 * 1296
@@ -34,7 +36,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks/results/scale.json")
     args = parser.parse_args()
     records = read_records(args.data / f"{args.subject}.jsonl")
-    jobs = [(r.input_grid, r.ground_truth, r.ground_truth) for r in records]
+    jobs = [(r.input_grid, r.ground_truth, r.ground_truth, (1.0, 0.0), "published") for r in records]
     import ray
 
     rows = []
@@ -43,7 +45,9 @@ def main() -> None:
         ("local, 2 workers", {"workers": 2}),
         ("ray (local instance), 2 workers", {"executor": "ray", "workers": 2}),
     ):
-        _CACHE.clear()  # the optimum cache is per process: every setting starts cold
+        # Every setting starts cold: a fresh disk cache (workers inherit the variable) and an empty memory.
+        os.environ["MECHBENCH_CACHE"] = tempfile.mkdtemp(prefix="mechbench-scale-")
+        clear_memory()
         if settings.get("executor") == "ray":
             ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env=RAY_RUNTIME_ENV)
             run_batch(physics_job, jobs[:2], executor="ray", chunk_size=1)  # start-up and worker imports untimed
