@@ -13,6 +13,7 @@ from typing import Annotated, Any, NoReturn
 
 import typer
 
+from mechbench import safejson
 from mechbench.errors import MechbenchError
 
 app = typer.Typer(
@@ -61,10 +62,10 @@ def read_json(path: Path, what: str) -> Any:
     except (IsADirectoryError, PermissionError, UnicodeDecodeError) as error:
         fail(f"cannot read {what} {path}: {error.__class__.__name__}")
     try:
-        return json.loads(text)
+        return safejson.loads(text)
     except json.JSONDecodeError as error:
         fail(f"{what} {path} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}")
-    except RecursionError:
+    except safejson.JSONNestingError:
         fail(f"{what} {path} nests too deeply to be read")
 
 
@@ -84,8 +85,22 @@ def solve(
         result = solve_model(data, diagrams=diagrams, exact_supports=exact_supports)
     except MechbenchError as error:
         fail(f"{model}: {error}")
-    json.dump(result, sys.stdout)
+    sys.stdout.write(result_json(result))
     sys.stdout.write("\n")
+
+
+def result_json(result: dict) -> str:
+    """A solve result as JSON; the diagram list FrameCalc repeats under three keys is encoded once.
+
+    ``json.dump`` to a stream runs the pure-Python encoder (minutes for a model at the size limits); one
+    ``json.dumps`` call runs the C encoder.
+    """
+    shared = result.get("moment")
+    if shared is None:
+        return json.dumps(result)
+    rest = {k: v for k, v in result.items() if k not in ("axial", "shear", "moment")}
+    samples = json.dumps(shared)
+    return json.dumps(rest)[:-1] + f', "axial": {samples}, "shear": {samples}, "moment": {samples}' + "}"
 
 
 @app.command()

@@ -17,6 +17,7 @@ Three layers, each bounded:
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -126,3 +127,14 @@ def reliable_generate() -> Solver:
         return await generate_checked(state, generate)
 
     return solve
+
+
+_JUDGE_LIMITER: anyio.CapacityLimiter | None = None
+
+
+def judge_limiter() -> anyio.CapacityLimiter:
+    """The worker-thread limiter for physics judges (one per core: more threads only contend)."""
+    global _JUDGE_LIMITER
+    if _JUDGE_LIMITER is None:
+        _JUDGE_LIMITER = anyio.CapacityLimiter(max(1, os.cpu_count() or 1))
+    return _JUDGE_LIMITER

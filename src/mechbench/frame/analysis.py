@@ -22,6 +22,11 @@ from mechbench.frame.loads import SpanLoads, fixed_end_vector
 # FrameCalc imposes every restraint with a linear spring of exactly this stiffness (kN/m, kN·m/rad):
 # the published ground truth is reproduced to 1e-13 with it, and only to ~1e-7 with exact restraints.
 SUPPORT_STIFFNESS = 1e12
+# A restraint spring is at least this many times stiffer than the stiffest member stiffness entry, so that
+# the stability verdict and the solution do not depend on the model's units: with E = A = Iz = 1e15 a fixed
+# 1e12 spring is soft next to the members and every supported structure looks free. Realistic models (member
+# entries ≤ ~1e8) keep exactly FrameCalc's 1e12.
+SPRING_RATIO = 1e6
 
 # Stability test on the Jacobi-scaled stiffness S (unit diagonal): solving S x = r for a fixed
 # pseudo-random r, |x|/|r| is a lower bound of 1/λ_min(S). Mechanisms give ~1e15 and more; the most
@@ -153,11 +158,14 @@ def _supports(batch: list[Compiled], size: int) -> _Supports:
     )
 
 
-def _assemble(stack: _Stack, supports: _Supports, count: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Padded stiffness stack (B, size, size), springs included, and load stack (B, size)."""
+def _assemble(stack: _Stack, supports: _Supports, count: int, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Padded stiffness stack (B, size, size), springs included, load stack (B, size), spring stiffness (B,)."""
     Tt = stack.T.transpose(0, 2, 1)
     kg = np.matmul(np.matmul(Tt, stack.k), stack.T)
     fg = np.matmul(Tt, stack.f[:, :, None])[:, :, 0]
+    stiffest = np.zeros(count)
+    np.maximum.at(stiffest, stack.model, np.abs(np.einsum("eii->ei", kg)).max(axis=1, initial=0.0))
+    spring = np.maximum(SUPPORT_STIFFNESS, SPRING_RATIO * stiffest)
     rows = stack.model[:, None] * size + stack.dofs
     block = 3 * supports.node[:, None] + np.arange(3)
     spring_rows = supports.model[:, None] * size + block
@@ -172,13 +180,13 @@ def _assemble(stack: _Stack, supports: _Supports, count: int, size: int) -> tupl
     values = np.concatenate(
         [
             kg.ravel(),
-            (SUPPORT_STIFFNESS * d[:, :, None] * d[:, None, :]).ravel(),
+            (spring[supports.model][:, None, None] * d[:, :, None] * d[:, None, :]).ravel(),
             np.ones(len(supports.unit_diagonal)),
         ]
     )
     K = np.bincount(index, values, minlength=count * size * size).reshape(count, size, size)
     F = np.bincount(rows.ravel(), fg.ravel(), minlength=count * size).reshape(count, size) + supports.nodal
-    return K, F
+    return K, F, spring
 
 
 def _solve_stack(K: np.ndarray, F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -224,12 +232,12 @@ def _analyze_group(batch: list[Compiled]) -> list[Analysis | UnstableStructureEr
     size = max(c.ndof for c in batch)
     stack = _elements(batch)
     supports = _supports(batch, size)
-    K, F = _assemble(stack, supports, len(batch), size)
+    K, F, spring = _assemble(stack, supports, len(batch), size)
     u, stable = _solve_stack(K, F)
     local = np.matmul(stack.T, u[stack.model[:, None], stack.dofs][:, :, None])[:, :, 0]
     end_forces = np.matmul(stack.k, local[:, :, None])[:, :, 0] - stack.f
     block = 3 * supports.node[:, None] + np.arange(3)
-    reactions = -SUPPORT_STIFFNESS * np.einsum("ij,ij->i", supports.direction, u[supports.model[:, None], block])
+    reactions = -spring[supports.model] * np.einsum("ij,ij->i", supports.direction, u[supports.model[:, None], block])
     spans = _split_span(stack.span, stack.first_link)
     results: list[Analysis | UnstableStructureError] = []
     for b, c in enumerate(batch):
@@ -273,12 +281,12 @@ def exact_restraints(analysis: Analysis) -> Analysis:
     """Re-solve with restraints imposed exactly (Lagrange multipliers) instead of the 1e12 springs."""
     c = analysis.compiled
     stack = _elements([c])
-    K, F = _assemble(stack, _supports([c], c.ndof), 1, c.ndof)
+    K, F, spring = _assemble(stack, _supports([c], c.ndof), 1, c.ndof)
     K, F = K[0], F[0]
     node = np.asarray(c.spring_node, dtype=np.int64)
     d = np.asarray(c.spring_dir)
     block = 3 * node[:, None] + np.arange(3)
-    np.add.at(K, (block[:, :, None], block[:, None, :]), -SUPPORT_STIFFNESS * d[:, :, None] * d[:, None, :])
+    np.add.at(K, (block[:, :, None], block[:, None, :]), -spring[0] * d[:, :, None] * d[:, None, :])
     m = len(node)
     C = np.zeros((m, c.ndof))
     np.put_along_axis(C, block, d, axis=1)

@@ -31,12 +31,14 @@ DEFAULT_A = 0.007853981633974483
 DEFAULT_IZ = 4.908738521234054e-06
 DEFAULT_DENSITY = 7850.0
 
-# Size limits: the solver factorises a dense matrix of 3 DOFs per point, so 1000 points is about
-# 0.3 s of work; anything larger is not a drawing a model could have read.
-MAX_POINTS = 1000
-MAX_LINKS = 2000
-MAX_SUPPORTS = 1000
-MAX_LOADS = 2000
+# Size limits, about ten times the largest published task (StructuralEval: 19 points, 36 links, 4 supports,
+# 6 loads). They bound the judge's cost per reply: a reply at every limit at once is scored in about a second
+# (benchmarks/structural_worst_case.py), where the earlier 1000/2000 limits allowed replies costing minutes
+# and a gigabyte, stalling every other sample.
+MAX_POINTS = 200
+MAX_LINKS = 400
+MAX_SUPPORTS = 100
+MAX_LOADS = 400
 # Coordinates and load values beyond these magnitudes are not engineering drawings and would
 # overflow the stiffness arithmetic.
 MAX_COORDINATE = 1e6

@@ -47,7 +47,13 @@ def diagrams_of(analysis: Analysis) -> list[LinkDiagram]:
     return link_diagrams(c.link_ids, c.length, analysis.end_forces, analysis.span)
 
 
-def to_result(analysis: Analysis, *, diagrams: bool = True) -> dict[str, Any]:
+def largest_moments(per_link: list[LinkDiagram]) -> dict[str, Any]:
+    """``maxMoment``: the largest sampled |m| per link and overall."""
+    largest = {d.link_id: float(abs(d.m).max()) for d in per_link}
+    return {"overall": max(largest.values(), default=0.0), "links": largest}
+
+
+def to_result(analysis: Analysis, *, diagrams: bool = True, records: bool = True) -> dict[str, Any]:
     """FrameCalc's result format for one analysis (plus ``maxMoment`` and ``displacements``)."""
     c = analysis.compiled
     result: dict[str, Any] = {
@@ -63,15 +69,16 @@ def to_result(analysis: Analysis, *, diagrams: bool = True) -> dict[str, Any]:
     ]
     if diagrams:
         per_link = diagrams_of(analysis)
-        records = [{"linkId": d.link_id, "samples": d.records()} for d in per_link]
-        # FrameCalc returns the same list under all three keys.
-        result["axial"] = result["shear"] = result["moment"] = records
-        largest = {d.link_id: float(abs(d.m).max()) for d in per_link}
-        result["maxMoment"] = {"overall": max(largest.values()), "links": largest}
+        if records:  # FrameCalc returns the same list under all three keys.
+            samples = [{"linkId": d.link_id, "samples": d.records()} for d in per_link]
+            result["axial"] = result["shear"] = result["moment"] = samples
+        result["maxMoment"] = largest_moments(per_link)
     return result
 
 
-def solve(model: dict[str, Any] | FrameModel, *, diagrams: bool = True, exact_supports: bool = False) -> dict[str, Any]:
+def solve(
+    model: dict[str, Any] | FrameModel, *, diagrams: bool = True, exact_supports: bool = False, records: bool = True
+) -> dict[str, Any]:
     """Solve one FrameCalc model and return FrameCalc's result format.
 
     Keys: ``reactions`` (per support, FrameCalc's order and types), ``displacements`` per point, and
@@ -80,11 +87,12 @@ def solve(model: dict[str, Any] | FrameModel, *, diagrams: bool = True, exact_su
 
     Raises :class:`ModelFormatError` for an invalid model and :class:`UnstableStructureError` for a
     mechanism. ``exact_supports`` imposes restraints exactly instead of FrameCalc's 1e12 springs.
+    ``records=False`` computes ``maxMoment`` without building the per-sample records (a judge needs no more).
     """
     (outcome,) = analyze_many([model], exact_supports=exact_supports)
     if isinstance(outcome, Exception):
         raise outcome
-    return to_result(outcome, diagrams=diagrams)
+    return to_result(outcome, diagrams=diagrams, records=records)
 
 
 def solve_many(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from mechbench import safejson
 from mechbench.errors import MechbenchError
 
 
@@ -32,9 +33,11 @@ class ReplayBook:
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                record = safejson.loads(line)
             except json.JSONDecodeError as error:
                 raise ReplayFileError(f"{path.name} line {number}: not JSON ({error.msg})") from None
+            except safejson.JSONNestingError as error:
+                raise ReplayFileError(f"{path.name} line {number}: {error}") from None
             if not isinstance(record, dict):
                 raise ReplayFileError(f"{path.name} line {number}: expected an object")
             key = record.get("id", record.get("prompt"))

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from mechbench import safejson
 from mechbench.benchmarks.seesim.protocol import DOMAINS, MODALITIES, data_file_name
 from mechbench.data import DataSourceError, resolve_source
 
@@ -76,7 +77,7 @@ def load_items(
         raise DataSourceError(f"domain must be one of {', '.join(DOMAINS)} or all, got {domain!r}")
     root = benchmark_root(source)
     try:
-        raw: dict[str, Any] = json.loads((root / "benchmark" / BENCHMARK_FILE).read_text(encoding="utf-8"))
+        raw: dict[str, Any] = safejson.loads((root / "benchmark" / BENCHMARK_FILE).read_text(encoding="utf-8"))
         blocks = {d: DomainBlock.model_validate(raw[d]) for d in domains}
     except (
         OSError,

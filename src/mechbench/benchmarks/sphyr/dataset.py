@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from pydantic import BaseModel, ValidationError, field_validator
 
+from mechbench import safejson
 from mechbench.data import HUB_ENDPOINT, DataSourceError, find_file, resolve_with_fallback
 from mechbench.topopt.generate import SUBJECT_KINDS
 
@@ -73,8 +73,8 @@ def read_records(path: Path) -> list[GridRecord]:
         if not line.strip():
             continue
         try:
-            records.append(GridRecord.model_validate(json.loads(line)))
-        except (json.JSONDecodeError, RecursionError, ValidationError) as error:
+            records.append(GridRecord.model_validate(safejson.loads(line)))
+        except (ValueError, ValidationError) as error:  # JSONDecodeError, JSONNestingError, ValidationError
             first = str(error).splitlines()[0]
             raise DataSourceError(f"{path.name} line {number}: not a SPhyR record ({first})") from None
     return records

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import os
 
 import anyio
 from inspect_ai.dataset import MemoryDataset, Sample
@@ -15,6 +14,7 @@ from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference, metric_names, physics_score
 from mechbench.benchmarks.sphyr.prompts import build_prompt, render_grid
 from mechbench.benchmarks.sphyr.scoring import METRIC_NAMES, score_grid
+from mechbench.reliability import judge_limiter
 from mechbench.topopt.grid import DOWN
 
 
@@ -40,18 +40,6 @@ def to_dataset(records_by_subject: dict[str, list[GridRecord]], name: str) -> Me
     return MemoryDataset(samples, name=name)
 
 
-# Physics runs in worker threads (its compiled kernels release the GIL), at most one per core, so a long
-# re-optimisation never stalls the event loop or the other samples' model calls.
-_PHYSICS_LIMITER: anyio.CapacityLimiter | None = None
-
-
-def _physics_limiter() -> anyio.CapacityLimiter:
-    global _PHYSICS_LIMITER
-    if _PHYSICS_LIMITER is None:
-        _PHYSICS_LIMITER = anyio.CapacityLimiter(max(1, os.cpu_count() or 1))
-    return _PHYSICS_LIMITER
-
-
 def _metrics(reference: Reference) -> list:
     # ``invalid_output_grid`` (1 − valid) is the parse-failure rate, reported apart from wrong answers.
     names = (*METRIC_NAMES, "invalid_output_grid", *metric_names(reference))
@@ -66,6 +54,8 @@ def _score_fn(parser: Parser, physics: bool, reference: Reference):
         physics_details: dict | None = None
         if physics:
             if result.valid_output_grid:
+                # In a worker thread (the compiled kernels release the GIL), one per core: a long
+                # re-optimisation never stalls the event loop or the other samples' model calls.
                 ps = await anyio.to_thread.run_sync(
                     functools.partial(
                         physics_score,
@@ -75,7 +65,7 @@ def _score_fn(parser: Parser, physics: bool, reference: Reference):
                         tuple(metadata.get("gravity") or DOWN),
                         reference,
                     ),
-                    limiter=_physics_limiter(),
+                    limiter=judge_limiter(),
                 )
             else:  # the live environment's rule: an invalid grid earns no physics (every field its default)
                 ps = PhysicsScore(reference=reference, default_reason="invalid grid")

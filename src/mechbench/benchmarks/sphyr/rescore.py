@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from mechbench import safejson
 from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import Reference, metric_names, physics_score
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
@@ -37,12 +38,12 @@ def read_results_file(path: Path) -> list[dict[str, Any]]:
     stripped = text.lstrip()
     try:
         if stripped.startswith("["):
-            records = json.loads(text)
+            records = safejson.loads(text)
         else:
-            records = [json.loads(line) for line in text.splitlines() if line.strip()]
+            records = [safejson.loads(line) for line in text.splitlines() if line.strip()]
     except json.JSONDecodeError as error:
         raise DataSourceError(f"{path} is neither a JSON array nor JSONL: {error.msg} at line {error.lineno}") from None
-    except RecursionError:
+    except safejson.JSONNestingError:
         raise DataSourceError(f"{path} nests too deeply to be read") from None
     if not isinstance(records, list) or not all(isinstance(r, dict) for r in records):
         raise DataSourceError(f"{path}: every record must be a JSON object")

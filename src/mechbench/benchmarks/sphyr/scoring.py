@@ -9,7 +9,8 @@ whatever rows and cells line up, as the paper-era scorer did.
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+import sys
+from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, DivisionByZero, InvalidOperation, localcontext
 
 from pydantic import BaseModel
 
@@ -123,7 +124,22 @@ def _pairs(output: Grid, truth: Grid) -> list[tuple[str, str]]:
     ]
 
 
+# Exact decimals for any number a reply can write (``1e9999999`` overflows the default context's exponent
+# range); precision as the default context, so ordinary one-decimal cells stay exact.
+_WIDE = Context(Emax=MAX_EMAX, Emin=MIN_EMIN, traps=[InvalidOperation, DivisionByZero])
+
+
+def _finite_float(value: Decimal) -> float:
+    """A ratio as a float; an astronomically large one stays finite, so means over samples stay numbers."""
+    return max(min(float(value), sys.float_info.max), -sys.float_info.max)
+
+
 def _ratios(pairs: list[tuple[str, str]], truth: Grid) -> tuple[float, float, float]:
+    with localcontext(_WIDE):
+        return _wide_ratios(pairs, truth)
+
+
+def _wide_ratios(pairs: list[tuple[str, str]], truth: Grid) -> tuple[float, float, float]:
     total = sum((v for row in truth for token in row if (v := _number(token)) is not None), Decimal(0))
     differing = relative = penalized = Decimal(0)
     for a, b in pairs:
@@ -140,9 +156,9 @@ def _ratios(pairs: list[tuple[str, str]], truth: Grid) -> tuple[float, float, fl
     if total == 0:  # an all-empty truth: only a perfect answer is right
         return tuple(1.0 if differing == 0 else 0.0 for _ in range(3))  # type: ignore[return-value]
     return (
-        float(1 - differing / total),
-        float(1 - relative / total),
-        float(1 - penalized / total),
+        _finite_float(1 - differing / total),
+        _finite_float(1 - relative / total),
+        _finite_float(1 - penalized / total),
     )
 
 

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from mechbench import safejson
 from mechbench.benchmarks.structural_eval.scoring import Response, response_of, solve_response
 from mechbench.data import DataSourceError, default_cache, resolve_with_fallback
 from mechbench.errors import MechbenchError
@@ -94,8 +95,8 @@ def _rendered_image(model: dict[str, Any], task_id: str) -> Path:
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        return safejson.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
         raise DataSourceError(f"cannot read {path.name}: {error}") from None
 
 

@@ -7,12 +7,12 @@ json-repair; what cannot be read as a JSON object raises :class:`ReplyFormatErro
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 import json_repair
 
+from mechbench import safejson
 from mechbench.errors import MechbenchError
 
 # Replies longer than this are not structural models; bounding them bounds the repair work.
@@ -70,8 +70,8 @@ def extract_model_json(reply: str) -> tuple[dict[str, Any], str]:
         raise ReplyFormatError("the reply contains no JSON object (no '{' found)")
     for where, text in candidates:
         try:
-            value = json.loads(text)
-        except (json.JSONDecodeError, RecursionError):
+            value = safejson.loads(text)
+        except ValueError:  # JSONDecodeError or JSONNestingError
             continue
         if isinstance(value, dict):
             return value, where

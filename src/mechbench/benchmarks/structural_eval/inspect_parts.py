@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
+import anyio
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelOutput
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
@@ -15,7 +17,7 @@ from mechbench.benchmarks.structural_eval.dataset import CATEGORIES, StructuralT
 from mechbench.benchmarks.structural_eval.prompts import PromptStyle, feedback, task_prompt
 from mechbench.benchmarks.structural_eval.scoring import Scoring
 from mechbench.frame import FrameModel
-from mechbench.reliability import generate_checked
+from mechbench.reliability import generate_checked, judge_limiter
 
 ATTEMPTS_KEY = "structural_eval_attempts"
 
@@ -69,8 +71,13 @@ def structural_solver(
                 state.messages.append(state.output.message)
             else:
                 state = await generate_checked(state, generate)
-            attempt: Attempt = check_reply(
-                state.output.completion, truth_model, truth, tolerance=tolerance, scoring=scoring
+            # The judge solves up to four frames per reply: run it in a worker thread so that a large
+            # answer never stalls the event loop (and with it every other sample's model calls).
+            attempt: Attempt = await anyio.to_thread.run_sync(
+                functools.partial(
+                    check_reply, state.output.completion, truth_model, truth, tolerance=tolerance, scoring=scoring
+                ),
+                limiter=judge_limiter(),
             )
             attempts.append(
                 {

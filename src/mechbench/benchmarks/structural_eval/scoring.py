@@ -55,7 +55,7 @@ def response_of(model: FrameModel, result: dict[str, Any]) -> Response:
 
 def solve_response(model: FrameModel) -> Response:
     """Solve ``model`` and return its response (raises for mechanisms)."""
-    return response_of(model, solve(model, diagrams=True))
+    return response_of(model, solve(model, diagrams=True, records=False))
 
 
 def _close(a: float, b: float, tolerance: float) -> bool:
