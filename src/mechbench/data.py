@@ -15,6 +15,7 @@ import re
 import shutil
 import tarfile
 import tempfile
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -27,10 +28,18 @@ from mechbench.errors import MechbenchError
 from mechbench.paths import default_cache
 
 HUB_ENDPOINT = "https://huggingface.co"
-DOWNLOAD_TIMEOUT_S = 60
+DOWNLOAD_TIMEOUT_S = 60  # per read
+# Overall: a server that trickles a byte every few seconds never trips the per-read timeout.
+DOWNLOAD_DEADLINE_S = 1800
 # Refuse absurd downloads: the largest published benchmark archive is a few hundred MB.
 MAX_DOWNLOAD_BYTES = 2 * 1024**3
 MAX_LISTING_BYTES = 50 * 1024**2
+# Extraction caps (the download cap bounds the archive, not what it expands to: 8 GiB of zeros zip to 8 MB).
+MAX_EXTRACTED_BYTES = 4 * 1024**3
+MAX_ARCHIVE_MEMBERS = 100_000
+# The largest published data file (SPhyR v2-20, one subject) is under 2 MB; JSON and text files beyond this
+# are refused instead of being read whole into memory.
+MAX_DATA_FILE_BYTES = 256 * 1024**2
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _ARCHIVE_SUFFIXES = (".zip", ".tar.gz", ".tgz", ".tar")
 HUB_TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
@@ -117,10 +126,16 @@ def _download(url: str, target: Path, headers: dict[str, str] | None = None) -> 
             _OPENER.open(request, timeout=DOWNLOAD_TIMEOUT_S) as response,
         ):
             size = 0
-            while chunk := response.read(1 << 20):
+            deadline = time.monotonic() + DOWNLOAD_DEADLINE_S
+            # read1: whatever has arrived (at most 1 MiB), so the deadline is checked as data trickles in.
+            while chunk := response.read1(1 << 20):
                 size += len(chunk)
                 if size > MAX_DOWNLOAD_BYTES:
                     raise DataSourceError(f"{shown}: larger than {MAX_DOWNLOAD_BYTES} bytes, refused")
+                if time.monotonic() > deadline:
+                    raise DataSourceError(
+                        f"download of {shown} failed: not finished after {DOWNLOAD_DEADLINE_S} s ({size} bytes)"
+                    )
                 out.write(chunk)
         os.replace(tmp, target)  # atomic: a half-written file is never taken for a download
     except urllib.error.HTTPError as error:
@@ -137,27 +152,76 @@ def _safe_member(name: str) -> bool:
     return not path.is_absolute() and ".." not in path.parts and not name.startswith(("/", "\\"))
 
 
+def _check_members(archive: str, entries: list[tuple[str, int, bool]]) -> None:
+    """Refuse unsafe paths, too many members, too many bytes, and a name that is both a file and a folder."""
+    if len(entries) > MAX_ARCHIVE_MEMBERS:
+        raise DataSourceError(f"{archive}: {len(entries)} members, more than {MAX_ARCHIVE_MEMBERS}; refused")
+    total = sum(size for _, size, _ in entries)
+    if total > MAX_EXTRACTED_BYTES:
+        raise DataSourceError(f"{archive}: expands to {total} bytes, more than {MAX_EXTRACTED_BYTES}; refused")
+    files, folders = set(), set()
+    for name, _, is_folder in entries:
+        if not _safe_member(name):
+            raise DataSourceError(f"{archive}: refusing unsafe member path {name!r}")
+        parts = PurePosixPath(name).parts
+        folders.update("/".join(parts[:i]) for i in range(1, len(parts)))
+        (folders if is_folder else files).add("/".join(parts))
+    clash = sorted(files & folders)
+    if clash:
+        raise DataSourceError(f"{archive}: {clash[0]!r} is both a file and a folder; refused")
+
+
 def _extract(archive: Path, target: Path) -> None:
     tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=".extract-"))
     try:
         if archive.name.endswith(".zip"):
             with zipfile.ZipFile(archive) as zf:
-                bad = [n for n in zf.namelist() if not _safe_member(n)]
-                if bad:
-                    raise DataSourceError(f"{archive.name}: refusing unsafe member path {bad[0]!r}")
-                zf.extractall(tmp)
+                infos = zf.infolist()
+                _check_members(archive.name, [(i.filename, i.file_size, i.is_dir()) for i in infos])
+                zf.extractall(tmp)  # zipfile stops each member at its declared size, which was checked
         else:
             with tarfile.open(archive) as tf:
-                for member in tf.getmembers():
-                    if not _safe_member(member.name) or member.issym() or member.islnk():
+                members = tf.getmembers()
+                for member in members:
+                    if not (member.isfile() or member.isdir()):
                         raise DataSourceError(f"{archive.name}: refusing unsafe member {member.name!r}")
+                _check_members(archive.name, [(m.name, m.size, m.isdir()) for m in members])
                 tf.extractall(tmp, filter="data")
         os.replace(tmp, target)
-    except (zipfile.BadZipFile, tarfile.TarError) as error:
+    except (zipfile.BadZipFile, tarfile.TarError, EOFError) as error:
         raise DataSourceError(f"{archive.name} is not a readable archive: {error}") from None
+    except OSError as error:
+        raise DataSourceError(f"cannot extract {archive.name}: {error.strerror or error}") from None
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+def within(root: Path, path: Path) -> Path:
+    """``path`` resolved; a :class:`DataSourceError` if a symbolic link takes it outside ``root``."""
+    resolved, base = path.resolve(), root.resolve()
+    if not resolved.is_relative_to(base):
+        try:
+            shown = path.relative_to(root)
+        except ValueError:
+            shown = path
+        raise DataSourceError(f"{shown} in {root} is a link leading outside the dataset folder; refused")
+    return resolved
+
+
+def read_data_text(path: Path, limit: int | None = None) -> str:
+    """A data file's text (UTF-8), refusing one larger than ``limit`` (default the data-file cap) unread."""
+    limit = MAX_DATA_FILE_BYTES if limit is None else limit
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise DataSourceError(f"cannot read {path}: {error.strerror or error}") from None
+    if size > limit:
+        raise DataSourceError(f"{path.name} is {size} bytes, more than the {limit} a data file may have; refused")
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise DataSourceError(f"cannot read {path}: {error}") from None
 
 
 def _download_folder(url: str, cache: Path | None) -> Path:

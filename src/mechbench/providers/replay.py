@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 
 from mechbench import safejson
+from mechbench.data import DataSourceError, read_data_text
 from mechbench.errors import MechbenchError
 
 
@@ -25,8 +26,8 @@ class ReplayBook:
     def __init__(self, path: str | Path):
         path = Path(path)
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as error:
+            lines = read_data_text(path).splitlines()
+        except DataSourceError as error:
             raise ReplayFileError(f"cannot read replay file {path}: {error}") from None
         self.by_key: dict[str, list[str]] = {}
         for number, line in enumerate(lines, start=1):

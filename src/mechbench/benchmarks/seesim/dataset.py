@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from mechbench import safejson
 from mechbench.benchmarks.seesim.protocol import DOMAINS, MODALITIES, data_file_name
-from mechbench.data import DataSourceError, resolve_source
+from mechbench.data import DataSourceError, read_data_text, resolve_source, within
 
 DEFAULT_SOURCE = "https://github.com/cmudrc/SeeSim/archive/refs/heads/main.zip"
 """The published repository's archive (downloaded once into the cache)."""
@@ -58,11 +58,11 @@ def benchmark_root(source: str | Path | None) -> Path:
 
 def _media(root: Path, domain: str, data_file: str, modality: str) -> Path | None:
     folder, suffixes = MEDIA[modality]
-    base = (root / "data" / domain / folder).resolve()
+    base = root / "data" / domain / folder
     for suffix in suffixes:
-        candidate = (base / f"{data_file}{suffix}").resolve()
-        if candidate.is_file() and candidate.is_relative_to(base):
-            return candidate
+        candidate = base / f"{data_file}{suffix}"
+        if candidate.is_file():
+            return within(root, candidate)
     return None
 
 
@@ -77,7 +77,7 @@ def load_items(
         raise DataSourceError(f"domain must be one of {', '.join(DOMAINS)} or all, got {domain!r}")
     root = benchmark_root(source)
     try:
-        raw: dict[str, Any] = safejson.loads((root / "benchmark" / BENCHMARK_FILE).read_text(encoding="utf-8"))
+        raw: dict[str, Any] = safejson.loads(read_data_text(within(root, root / "benchmark" / BENCHMARK_FILE)))
         blocks = {d: DomainBlock.model_validate(raw[d]) for d in domains}
     except (
         OSError,

@@ -9,7 +9,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError, field_validator
 
 from mechbench import safejson
-from mechbench.data import HUB_ENDPOINT, DataSourceError, find_file, resolve_with_fallback
+from mechbench.data import HUB_ENDPOINT, DataSourceError, find_file, read_data_text, resolve_with_fallback, within
 from mechbench.topopt.generate import SUBJECT_KINDS
 
 SUBJECTS: tuple[str, ...] = tuple(f"{kind}_{level}" for kind in SUBJECT_KINDS for level in ("easy", "hard"))
@@ -59,16 +59,13 @@ def subject_file(subject: str, source: str | Path | None = None, *, endpoint: st
     root = resolve_with_fallback(
         source, DEFAULT_SOURCE, "sphyr", hub_paths=[f"datasets/{subject}.jsonl"], endpoint=endpoint
     )
-    return find_file(root, f"{subject}.jsonl")
+    return within(root, find_file(root, f"{subject}.jsonl"))
 
 
 def read_records(path: Path) -> list[GridRecord]:
     """Every record of a SPhyR JSONL file; a malformed line is an error naming the line."""
     records = []
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise DataSourceError(f"cannot read {path}: {error}") from None
+    lines = read_data_text(path).splitlines()
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue

@@ -11,7 +11,7 @@ from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import Reference, metric_names, physics_score
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid, totals
-from mechbench.data import DataSourceError
+from mechbench.data import DataSourceError, read_data_text
 from mechbench.executor import run_batch
 
 
@@ -29,12 +29,9 @@ def _grid(value: Any, what: str, where: str) -> list[list[str]]:
 
 def read_results_file(path: Path) -> list[dict[str, Any]]:
     """Records of a published results file (JSON array) or a JSONL of completions."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DataSourceError(f"{path} does not exist") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise DataSourceError(f"cannot read {path}: {error}") from None
+    if not path.exists():
+        raise DataSourceError(f"{path} does not exist")
+    text = read_data_text(path)
     stripped = text.lstrip()
     try:
         if stripped.startswith("["):

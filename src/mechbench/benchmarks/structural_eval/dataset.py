@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from mechbench import safejson
 from mechbench.benchmarks.structural_eval.scoring import Response, response_of, solve_response
-from mechbench.data import DataSourceError, default_cache, resolve_with_fallback
+from mechbench.data import DataSourceError, default_cache, read_data_text, resolve_with_fallback, within
 from mechbench.errors import MechbenchError
 from mechbench.frame import FrameModel
 
@@ -95,8 +95,8 @@ def _rendered_image(model: dict[str, Any], task_id: str) -> Path:
 
 def _read_json(path: Path) -> Any:
     try:
-        return safejson.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+        return safejson.loads(read_data_text(path))
+    except ValueError as error:
         raise DataSourceError(f"cannot read {path.name}: {error}") from None
 
 
@@ -108,13 +108,13 @@ def load_tasks(source: str | Path | None = None, *, filter: str | None = None) -
         task_id = path.stem
         if filter and filter not in task_id:
             continue
-        raw = _read_json(path)
+        raw = _read_json(within(root, path))
         try:
             model = FrameModel.parse(raw)
         except MechbenchError as error:
             raise DataSourceError(f"raw model {path.name} is not a valid FrameCalc model: {error}") from None
         meta_path = root / "ground_truth_meta" / f"{task_id}.json"
-        meta = _read_json(meta_path) if meta_path.exists() else {}
+        meta = _read_json(within(root, meta_path)) if meta_path.exists() else {}
         category = category_of(task_id)
         solution = meta.get("solution") if isinstance(meta, dict) else None
         complete = isinstance(solution, dict) and "reactions" in solution
@@ -158,8 +158,9 @@ def _official_image(root: Path, task_id: str, image_name: Any) -> Path | None:
     for name in names:
         candidate = folder / name
         try:
-            if candidate.is_file() and candidate.resolve().is_relative_to(folder.resolve()):
-                return candidate
+            if not candidate.is_file():
+                continue
         except (OSError, ValueError):  # a name too long for the file system, or with a NUL byte
             continue
+        return within(root, candidate)
     return None
