@@ -103,3 +103,28 @@ def test_html_renders_in_headless_chromium(logs: Path, tmp_path: Path) -> None:
     pixels = np.asarray(Image.open(shot).convert("L"))
     assert pixels.std() > 10, "the screenshot is blank"
     assert (pixels < 128).mean() > 0.005  # text and tables drawn
+
+
+def test_mathtext_in_names_and_labels_is_drawn_as_plain_text(logs: Path, tmp_path: Path) -> None:
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    hostile = r"$\undefinedcommand{x}$"
+    copy = tmp_path / "logs"
+    copy.mkdir()
+    for path in logs.glob("*.eval"):
+        log = read_eval_log(str(path))
+        log.eval.model = f"mechbench/{hostile}"
+        log.eval.task_args = {**log.eval.task_args, "label": hostile}
+        write_eval_log(log, str(copy / path.name))
+    result = runner.invoke(app, ["report", str(copy), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.stderr
+    assert (tmp_path / "out" / "sphyr.png").is_file() and (tmp_path / "out" / "failure_0.png").is_file()
+    assert r"\undefinedcommand" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_a_point_id_with_mathtext_renders(structural_data: Path, tmp_path: Path) -> None:
+    from mechbench.frame.render import render
+
+    model = json.loads((structural_data / "raw_models" / "beam_001.json").read_text())
+    text = json.dumps(model).replace('"P1"', '"$\\\\undefinedcommand{x}$"')
+    assert render(json.loads(text), tmp_path / "x.png")[:8] == b"\x89PNG\r\n\x1a\n"

@@ -31,6 +31,7 @@ from mechbench.frame.model import (
     FrameModel,
     PointLoad,
 )
+from mechbench.plain_text import plain_text
 
 MEMBER = "#111111"
 LOAD = "#c0392b"
@@ -522,6 +523,7 @@ class _Drawing:
         return self.figure
 
 
+@plain_text
 def render_figure(
     model: dict[str, Any] | FrameModel,
     *,
@@ -541,6 +543,7 @@ def render_figure(
     return drawing.finish()
 
 
+@plain_text
 def render(
     model: dict[str, Any] | FrameModel,
     path: str | Path | None = None,

@@ -13,6 +13,7 @@ import numpy as np
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from mechbench.plain_text import plain_text
 from mechbench.report.build import LADDER_STEPS, Report
 
 LADDER_COLOURS = {
@@ -48,6 +49,7 @@ def _png(figure: Figure) -> bytes:
     return buffer.getvalue()
 
 
+@plain_text
 def sphyr_figure(report: Report) -> bytes | None:
     """Topology score and exact match per subject, one bar group per model."""
     if not report.sphyr:
@@ -77,6 +79,7 @@ def sphyr_figure(report: Report) -> bytes | None:
     return _png(figure)
 
 
+@plain_text
 def ladder_figure(report: Report) -> bytes | None:
     """StructuralEval diagnostic ladder: stacked shares per model and difficulty."""
     if not report.structural_ladder:
@@ -97,6 +100,7 @@ def ladder_figure(report: Report) -> bytes | None:
     return _png(figure)
 
 
+@plain_text
 def seesim_figure(report: Report) -> bytes | None:
     """SeeSim accuracy by modality and domain."""
     if not report.seesim:
@@ -113,6 +117,7 @@ def seesim_figure(report: Report) -> bytes | None:
     return _png(figure)
 
 
+@plain_text
 def failure_figures(report: Report) -> list[tuple[str, bytes]]:
     """A failed StructuralEval answer drawn beside the ground truth."""
     from mechbench.frame.render import render_figure
