@@ -29,6 +29,12 @@ FAULTS = (
     "truncated",  # 200 with half of the announced body
     "not_json",  # 200 whose body is an HTML error page
     "empty_choice",  # 200 with "choices": []
+    # Servers that echo the request's headers (the API key among them) back:
+    "echo_401",  # in a 401 error body
+    "echo_400",  # in a 400 error body
+    "echo_429",  # in a 429 error body (retried)
+    "echo_500",  # in a 500 error body (retried)
+    "echo_reply",  # in the reply's text (200), after the scripted answer
 )
 
 Answer = Callable[[list[dict[str, Any]]], str]
@@ -150,7 +156,13 @@ def make_handler(answer: Answer, log: FaultLog, stall_seconds: float, delay_seco
             text = message_text(messages[-1]) if messages else ""
             outcome = log.next_outcome(key, self.headers.get("Authorization", ""), text)
             model = request.get("model", "test")
-            if outcome == "rate_limit":
+            echoed = "request headers: " + json.dumps(dict(self.headers.items()))
+            if outcome.startswith("echo_") and outcome != "echo_reply":
+                status = int(outcome[5:])
+                self._error(status, f"bad request; {echoed}", {"Retry-After": "1"} if status == 429 else None)
+            elif outcome == "echo_reply":
+                self._send(200, json.dumps(completion_body(model, f"{answer(messages)}\n{echoed}", key)).encode())
+            elif outcome == "rate_limit":
                 self._error(429, "Rate limit reached, slow down", {"Retry-After": "1"})
             elif outcome.startswith("http_"):
                 self._error(int(outcome[5:]), f"upstream failure ({outcome})")

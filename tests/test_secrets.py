@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import threading
 import zipfile
@@ -157,3 +158,49 @@ def test_hub_token_is_a_header_only(
     assert "token=***" in str(failed.value) and FAKE_TOKEN not in str(failed.value)
     fetch_url(f"{endpoint}/datasets/owner/data/resolve/main/full_easy.jsonl?token={FAKE_TOKEN}", cache)
     assert assert_absent(FAKE_TOKEN, cache) >= 3
+
+
+@pytest.mark.parametrize("how", ["environment", "model argument"])
+def test_a_server_echoing_the_key_does_not_leak_it(tmp_path: Path, how: str) -> None:
+    """Error bodies (401, 400, 429, 500) and a reply that repeat the request headers: the key is masked."""
+    logs, report = tmp_path / "logs", tmp_path / "report"
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    key: list[str] = []
+    if how == "environment":
+        env["FAULT_API_KEY"] = FAKE_KEY
+    else:
+        key = ["-M", f"api_key={FAKE_KEY}"]
+    task = ["sphyr", "-T", "data=bundled", "-T", "subject=full_easy", "-T", "samples=5", "-T", "physics=false"]
+    schedule = [("echo_401",), ("echo_400",), ("echo_429",), ("echo_500",), ("echo_reply",)]
+    with FaultServer(sphyr_answer, schedule) as server:
+        ran = subprocess.run(
+            [
+                *MECHBENCH,
+                "eval",
+                *task,
+                "--model",
+                MODEL,
+                "--model-base-url",
+                server.url,
+                *key,
+                "--log-dir",
+                str(logs),
+                "--display",
+                "plain",
+                "--retry-on-error",
+                "1",
+            ],  # fmt: skip
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert {"echo_401", "echo_400", "echo_429", "echo_500", "echo_reply"} <= set(server.log.injected())
+        assert all(s.authorization == f"Bearer {FAKE_KEY}" for s in server.log.served)
+    reported = subprocess.run([*MECHBENCH, "report", str(logs), "-o", str(report)], capture_output=True, text=True)
+    for output in (ran.stdout, ran.stderr, reported.stdout, reported.stderr):
+        assert FAKE_KEY not in output
+    assert assert_absent(FAKE_KEY, logs) > 2 and assert_absent(FAKE_KEY, report) > 2
+    # The echoes did reach mechbench, masked: the evidence is in the log.
+    masked = b"".join(content for _, content in everything_under(logs))
+    assert re.search(rb'authorization\\*": \\*"\*\*\*', masked.lower())
