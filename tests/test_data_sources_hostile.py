@@ -79,7 +79,7 @@ def test_a_trickling_server_meets_the_overall_deadline(tmp_path: Path, monkeypat
     monkeypatch.setattr(data, "DOWNLOAD_DEADLINE_S", 1.0)
     try:
         start = time.monotonic()
-        with pytest.raises(DataSourceError, match="not finished after 1.0 s"):
+        with pytest.raises(DataSourceError, match=r"not finished after 1\.0 s"):
             fetch_url(f"http://127.0.0.1:{server.server_address[1]}/slow.json", cache=tmp_path / "cache")
         assert time.monotonic() - start < 3.0
     finally:
