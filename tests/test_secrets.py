@@ -189,7 +189,7 @@ def test_a_server_echoing_the_key_does_not_leak_it(tmp_path: Path, how: str) -> 
                 "plain",
                 "--retry-on-error",
                 "1",
-            ],  # fmt: skip
+            ],
             env=env,
             capture_output=True,
             text=True,
