@@ -204,3 +204,76 @@ def test_a_server_echoing_the_key_does_not_leak_it(tmp_path: Path, how: str) -> 
     # The echoes did reach mechbench, masked: the evidence is in the log.
     masked = b"".join(content for _, content in everything_under(logs))
     assert re.search(rb'authorization\\*": \\*"\*\*\*', masked.lower())
+
+
+def test_a_run_started_with_an_api_key_argument_resumes_with_the_key_in_the_environment(tmp_path: Path) -> None:
+    """eval-retry takes no -M; the provider reads its key variable (here FAULT_API_KEY) instead, never from disk."""
+    logs = tmp_path / "logs"
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_API_KEY")}
+    task = ["sphyr", "-T", "data=bundled", "-T", "subject=full_easy", "-T", "samples=3", "-T", "physics=false"]
+    schedule = [("echo_401",), ("echo_401",), ()]  # two samples fail for good in the first run
+    with FaultServer(sphyr_answer, schedule) as server:
+        first = subprocess.run(
+            [*MECHBENCH, "eval", *task, "--model", MODEL, "--model-base-url", server.url, "-M", f"api_key={FAKE_KEY}",
+             "--log-dir", str(logs), "--retry-on-error", "0", "--display", "plain"],
+            env=env, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        (log_file,) = logs.glob("*.eval")
+        assert FAKE_KEY not in first.stdout + first.stderr
+        resumed = subprocess.run(
+            [*MECHBENCH, "eval-retry", str(log_file), "--log-dir", str(logs), "--display", "plain"],
+            env={**env, "FAULT_API_KEY": FAKE_KEY}, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert resumed.returncode == 0, resumed.stderr[-2000:]
+        assert all(s.authorization == f"Bearer {FAKE_KEY}" for s in server.log.served)
+    from inspect_ai.log import read_eval_log
+
+    newest = max(logs.glob("*.eval"), key=lambda p: p.stat().st_mtime)
+    log = read_eval_log(str(newest))
+    assert log.status == "success" and len(log.samples) == 3 and all(s.error is None for s in log.samples)
+    assert FAKE_KEY not in resumed.stdout + resumed.stderr
+    assert assert_absent(FAKE_KEY, logs) > 2
+
+
+def test_a_token_in_a_data_url_reaches_the_download_but_not_the_log_or_report(tmp_path: Path) -> None:
+    secret = "urltoken-mechbench-SECRET-0091"
+    archive = tmp_path / "sphyr.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.write(Path(__file__).parent.parent / "src/mechbench/bundled/sphyr/full_easy.jsonl", "sphyr/full_easy.jsonl")
+    asked: list[str] = []
+
+    class Gated(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            if f"token={secret}" not in self.path:
+                self.send_error(403)
+                return
+            body = archive.read_bytes()
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server, url = serve(Gated)
+    logs, report = tmp_path / "logs", tmp_path / "report"
+    env = {**os.environ, "MECHBENCH_CACHE": str(tmp_path / "cache")}
+    try:
+        ran = subprocess.run(
+            [*MECHBENCH, "eval", "sphyr", "-T", f"data={url}/sphyr.zip?token={secret}", "-T", "subject=full_easy",
+             "-T", "samples=2", "-T", "physics=false", "--model", "mechbench/solid", "--log-dir", str(logs)],
+            env=env, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert asked and all(f"token={secret}" in path for path in asked)  # the real URL was used
+    reported = subprocess.run([*MECHBENCH, "report", str(logs), "-o", str(report)], capture_output=True, text=True)
+    assert reported.returncode == 0, reported.stderr
+    for output in (ran.stdout, ran.stderr, reported.stdout, reported.stderr):
+        assert secret not in output
+    assert assert_absent(secret, logs) > 2 and assert_absent(secret, report) > 2
+    assert "token=***" in (report / "report.md").read_text()

@@ -355,13 +355,17 @@ PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
 def _run_inspect(argv: list[str]) -> None:
+    import os
     import subprocess
 
-    from mechbench.eval_command import shown_command
+    from mechbench.data import SECRET_URLS_VARIABLE
+    from mechbench.eval_command import mask_task_urls, shown_command
 
+    argv, secret_urls = mask_task_urls(argv)
+    env = {**os.environ, SECRET_URLS_VARIABLE: json.dumps(secret_urls)} if secret_urls else None
     command = [sys.executable, "-m", "inspect_ai", *argv]
     typer.echo("+ inspect " + shown_command(argv), err=True)
-    raise typer.Exit(subprocess.run(command).returncode)
+    raise typer.Exit(subprocess.run(command, env=env).returncode)
 
 
 @app.command("eval", context_settings=PASS_THROUGH)

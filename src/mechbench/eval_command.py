@@ -57,6 +57,23 @@ def task_spec(task: str) -> str:
     return f"mechbench/{task}" if task in TASK_NAMES else task
 
 
+def mask_task_urls(args: list[str]) -> tuple[list[str], dict[str, str]]:
+    """``args`` with credentials in ``-T name=URL`` values masked, and the masked → real URL mapping.
+
+    Inspect records task arguments in the log as given; the masked URL goes there, the real one reaches the
+    download through the environment of the Inspect process (:data:`mechbench.data.SECRET_URLS_VARIABLE`).
+    """
+    out, secrets = list(args), {}
+    for i, arg in enumerate(out):
+        if i and out[i - 1] in ("-T", "--task-arg") and "=" in arg:
+            name, value = arg.split("=", 1)
+            shown = redact_url(value)
+            if shown != value:
+                secrets[shown] = value
+                out[i] = f"{name}={shown}"
+    return out, secrets
+
+
 def eval_argv(task: str, args: list[str]) -> list[str]:
     """Arguments for ``inspect eval`` running ``task`` with ``args`` plus mechbench's defaults."""
     argv = ["eval", task_spec(task), *args, *_default_flags(args)]

@@ -13,6 +13,8 @@ from typing import Any
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from pydantic import BaseModel
 
+from mechbench.data import redact_url
+
 LADDER_STEPS = ("geometry", "supports", "hinges", "loads", "correct")
 
 
@@ -67,7 +69,8 @@ def _run(log: EvalLog, path: str) -> Run:
         created=str(log.eval.created),
         status=log.status,
         samples=log.results.completed_samples if log.results else 0,
-        task_args=dict(log.eval.task_args or {}),
+        # A data URL may carry a token (logs written by plain ``inspect eval`` keep it): never shown.
+        task_args={k: redact_url(v) if isinstance(v, str) else v for k, v in (log.eval.task_args or {}).items()},
         mechbench_version=(log.eval.packages or {}).get("mechbench"),
         input_tokens=sum(u.input_tokens for u in usage.values()),
         output_tokens=sum(u.output_tokens for u in usage.values()),
