@@ -15,14 +15,18 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
+import io
 import json
 import math
 import random
 import resource
 import signal
 import sys
+import tarfile
 import tempfile
 import time
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +40,7 @@ from mechbench.benchmarks.structural_eval.check import check_reply
 from mechbench.benchmarks.structural_eval.dataset import load_tasks
 from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
 from mechbench.data import BUNDLED, DataSourceError
-from mechbench.errors import ModelFormatError, UnstableStructureError
+from mechbench.errors import MechbenchError, ModelFormatError, UnstableStructureError
 from mechbench.frame import FrameModel, solve
 
 HOSTILE_NUMBERS: list[Any] = [
@@ -313,6 +317,171 @@ def load_seesim_file(raw: Any) -> object:
         return load_items(folder, "text", "structural")
 
 
+# ---- report builder, archive extractor, credential paths ----------------------------------------------------
+
+HOSTILE_STRINGS = [
+    r"$\undefinedcommand{x}$",
+    "$$",
+    "<script>alert(1)</script>",
+    "</table><img src=x onerror=alert(1)>",
+    "x" * 100_000,
+    "\x00\x1b[31m",
+    "\u202e\ud800",
+    "{{}}%s%d",
+    "../../etc/passwd",
+    "https://host/x.zip?token=SECRET-fuzz-token-1",
+]
+
+
+@functools.cache
+def template_log() -> Any:
+    """A real, small Inspect log of a SPhyR run (built once), whose strings the cases replace."""
+    from inspect_ai import eval as inspect_eval
+
+    from mechbench.tasks import sphyr
+
+    folder = tempfile.mkdtemp(prefix="mechbench-fuzz-log-")
+    (log,) = inspect_eval(
+        sphyr(subject="full_easy", data="bundled", samples="2", physics=False),
+        model="mechbench/solid",
+        log_dir=folder,
+        display="none",
+    )
+    return log
+
+
+def report_cases(rng: random.Random) -> Iterator[Any]:
+    """(model name, task arguments, explanation, score value) put into the template log."""
+    for text in HOSTILE_STRINGS:
+        yield (f"mechbench/{text}", {"data": text, "label": text}, text, 0.5)
+    yield ("mechbench/solid", {"subject": [1, {"a": None}]}, "", math.nan)
+    yield ("mechbench/solid", {}, "x", math.inf)
+    while True:
+        text = mutate_text(rng, rng.choice(HOSTILE_STRINGS))
+        value = rng.choice([0.0, 1.0, -1e308, math.nan, 0.25])
+        yield (f"mechbench/{text[:200]}", {"data": text, "n": rng.randint(-5, 5)}, text, value)
+
+
+def build_hostile_report(case: Any) -> object:
+    from inspect_ai.log import write_eval_log
+
+    from mechbench.report import build_report, write_report
+
+    model, task_args, explanation, value = case
+    log = template_log().model_copy(deep=True)
+    log.eval.model = model
+    log.eval.task_args = task_args
+    for sample in log.samples or []:
+        for score in sample.scores.values():
+            score.explanation = explanation
+            if isinstance(score.value, dict):
+                score.value = {k: value for k in score.value}
+    with tempfile.TemporaryDirectory() as folder:
+        write_eval_log(log, str(Path(folder) / "logs" / "run.eval"))
+        report = build_report(Path(folder) / "logs")
+        paths = write_report(report, Path(folder) / "report")
+        page = paths["html"].read_text()
+        if "<script>alert" in page or "SECRET-fuzz-token-1" in page:
+            raise AssertionError("hostile log content reached report.html unescaped or unmasked")
+    return report
+
+
+def _zip_bytes(members: list[tuple[str, bytes]]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, content in members:
+            zf.writestr(name, content)
+    return buffer.getvalue()
+
+
+def _tar_bytes(members: list[tuple[str, bytes, bytes]]) -> bytes:
+    """(name, type flag, content) members of a gzipped tar."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz") as tf:
+        for name, kind, content in members:
+            info = tarfile.TarInfo(name)
+            info.type = kind
+            info.size = len(content) if kind == tarfile.REGTYPE else 0
+            if kind in (tarfile.SYMTYPE, tarfile.LNKTYPE):
+                info.linkname = "/etc/passwd"
+            tf.addfile(info, io.BytesIO(content) if kind == tarfile.REGTYPE else None)
+    return buffer.getvalue()
+
+
+def archive_cases(rng: random.Random) -> Iterator[tuple[str, bytes]]:
+    """(file name, bytes) of archives: traversal, links, devices, clashes, bombs, junk and mutations."""
+    good = _zip_bytes([("data/a.json", b"{}"), ("data/b/c.json", b"[]")])
+    for name in (n.replace("\x00", "") or "x" for n in TRAVERSAL):  # zip and tar cut names at a NUL byte
+        yield ("t.zip", _zip_bytes([(name, b"1")]))
+        yield ("t.tar.gz", _tar_bytes([(name, tarfile.REGTYPE, b"1")]))
+    for kind in (tarfile.SYMTYPE, tarfile.LNKTYPE, tarfile.CHRTYPE, tarfile.FIFOTYPE):
+        yield ("l.tar.gz", _tar_bytes([("data/x", kind, b"")]))
+    yield ("c.zip", _zip_bytes([("d/a", b"1"), ("d/a/b", b"2")]))
+    yield ("c.tar.gz", _tar_bytes([("d/a", tarfile.REGTYPE, b"1"), ("d/a/b", tarfile.REGTYPE, b"2")]))
+    yield ("bomb.zip", _zip_bytes([("z", bytes(64 * 1024**2))]))  # over the fuzz run's extraction cap
+    yield ("many.zip", _zip_bytes([(f"f{i}", b"") for i in range(3000)]))  # over its member cap
+    yield ("junk.zip", bytes(rng.randrange(256) for _ in range(2000)))
+    yield ("empty.tar.gz", b"")
+    while True:
+        data = bytearray(good if rng.random() < 0.5 else _tar_bytes([("data/a.json", tarfile.REGTYPE, b"{}")]))
+        for _ in range(rng.randint(1, 8)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        yield (rng.choice(["m.zip", "m.tar.gz"]), bytes(data))
+
+
+def extract_archive(case: tuple[str, bytes]) -> object:
+    from mechbench import data
+
+    name, content = case
+    with tempfile.TemporaryDirectory() as folder:
+        archive = Path(folder) / name
+        archive.write_bytes(content)
+        data.MAX_EXTRACTED_BYTES, data.MAX_ARCHIVE_MEMBERS = 16 * 1024**2, 2000  # small caps: cheap bombs
+        data._extract(archive, Path(folder) / "content")
+        extracted = [p for p in (Path(folder) / "content").rglob("*")]
+        if any(not p.resolve().is_relative_to(Path(folder).resolve()) for p in extracted):
+            raise AssertionError("an archive member was written outside the extraction folder")
+        return extracted
+
+
+def credential_cases(rng: random.Random) -> Iterator[tuple[str, str, list[int]]]:
+    """(secret, text around it, chunk sizes) for the response redactor; URLs and argv for the maskers."""
+    secrets = ["sk-FAKE-0123456789abcdef", "hf_" + "x" * 30, "a" * 8, "Bearer-like ***"]
+    while True:
+        secret = rng.choice(secrets)
+        pieces = [mutate_text(rng, "error: request headers were {}") for _ in range(rng.randint(1, 4))]
+        body = secret.join(pieces) + rng.choice(["", secret, secret[:-1]])
+        yield secret, body, [rng.randint(1, 9) for _ in range(len(body) // 2 + 2)]
+
+
+def check_credentials(case: tuple[str, str, list[int]]) -> object:
+    """A secret never survives: response redaction over any chunking, URL masking, printed commands."""
+    import httpx
+
+    from mechbench.data import redact_url
+    from mechbench.eval_command import mask_task_urls, shown_command
+    from mechbench.redaction import _Redactor, request_secrets
+
+    secret, body, sizes = case
+    request = httpx.Request("POST", "http://127.0.0.1/v1", headers={"Authorization": f"Bearer {secret}"})
+    found = request_secrets(request)
+    data, out, position = body.encode("utf-8", "surrogatepass"), b"", 0
+    redactor = _Redactor(found) if found else None
+    for size in sizes:
+        chunk, position = data[position : position + size], position + size
+        out += redactor.feed(chunk) if redactor else chunk
+    out += (redactor.flush() if redactor else b"") + data[position:]
+    if len(secret) >= 8 and secret.encode() in out:
+        raise AssertionError("the secret survived response redaction")
+    url = f"https://host/x.zip?token={secret}&sig={secret}"
+    argv, mapping = mask_task_urls(["eval", "t", "-T", f"data={url}", "-M", f"api_key={secret}"])
+    # What is printed, and the task argument Inspect will record; -M api_key stays in argv (Inspect drops it).
+    for text in (redact_url(url), shown_command(argv), argv[3]):
+        if secret in text and len(secret) >= 8:
+            raise AssertionError(f"the secret survived masking: {text[:200]}")
+    return mapping
+
+
 def judge_reply_against_truth() -> Callable[[str], object]:
     task = load_tasks(BUNDLED / "structural_eval")[0]
     truth_model, truth = FrameModel.parse(task.raw_model), task.response()
@@ -333,6 +502,9 @@ def targets() -> list[Target]:
         Target("sphyr_loader", load_sphyr_file, (DataSourceError,), sphyr_file_cases),
         Target("structural_loader", load_structural_folder, (DataSourceError,), structural_folder_cases),
         Target("seesim_loader", load_seesim_file, (DataSourceError,), seesim_file_cases),
+        Target("report_builder", build_hostile_report, (MechbenchError,), report_cases),
+        Target("archive_extractor", extract_archive, (DataSourceError,), archive_cases),
+        Target("credentials", check_credentials, (), credential_cases),
     ]
 
 

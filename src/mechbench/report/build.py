@@ -60,17 +60,31 @@ def _metrics(log: EvalLog) -> dict[str, float]:
     return out
 
 
+# Longest text a report shows from a log (model names, arguments, explanations); beyond it the text is cut.
+MAX_SHOWN_CHARS = 300
+
+
+def shown(value: Any) -> Any:
+    """Log text fit for a report: credentials in URLs masked, cut to :data:`MAX_SHOWN_CHARS` (figures and
+    tables stay bounded whatever a log holds). Other values pass through."""
+    if not isinstance(value, str):
+        return value
+    if len(value) > MAX_SHOWN_CHARS:
+        value = value[: MAX_SHOWN_CHARS - 1] + "…"
+    return redact_url(value)
+
+
 def _run(log: EvalLog, path: str) -> Run:
     usage = log.stats.model_usage if log.stats else {}
     return Run(
         benchmark=str((log.eval.metadata or {}).get("benchmark", log.eval.task)),
-        task=log.eval.task,
-        model=log.eval.model,
+        task=shown(log.eval.task),
+        model=shown(log.eval.model),
         created=str(log.eval.created),
         status=log.status,
         samples=log.results.completed_samples if log.results else 0,
         # A data URL may carry a token (logs written by plain ``inspect eval`` keep it): never shown.
-        task_args={k: redact_url(v) if isinstance(v, str) else v for k, v in (log.eval.task_args or {}).items()},
+        task_args={shown(k): shown(v) for k, v in (log.eval.task_args or {}).items()},
         mechbench_version=(log.eval.packages or {}).get("mechbench"),
         input_tokens=sum(u.input_tokens for u in usage.values()),
         output_tokens=sum(u.output_tokens for u in usage.values()),
@@ -124,7 +138,7 @@ def build_report(log_dir: str | Path, max_failures: int = 4) -> Report:
                             "model": run.model,
                             "id": sample.id,
                             "step": step,
-                            "explanation": score.explanation,
+                            "explanation": shown(score.explanation),
                             "answer": score.answer,
                             "truth": sample.target,
                         }
