@@ -202,6 +202,9 @@ def reply_cases(rng: random.Random) -> Iterator[str]:
         "\x00" * 1000,
         json.dumps({"points": [{"id": f"P{i}", "x": i, "y": 0} for i in range(100_000)]}),
         '{"points": [{"id": "A", "x": NaN, "y": Infinity}], "links": [], "supports": [], "loads": []}',
+        json.dumps(seed_models()[0])[:-1] + ', "n": ' + "1" * 4301 + "}",  # past Python's int-to-string limit
+        json.dumps(seed_models()[0]).replace('"x": 0', '"x": ' + "9" * 5000, 1),
+        '{"points": ' + "1e9999999" + "}",
     ]
     yield from crafted
     while True:
@@ -219,6 +222,8 @@ def grid_reply_cases(rng: random.Random) -> Iterator[str]:
         grid_text([["١"] * 10] * 10),
         grid_text([["1"] * 10] * 9 + [["1"] * 3]),
         "```\n" + texts[0] + "\n```",
+        texts[0].replace("0", "9" * 5000, 1),  # a 5,000-digit cell
+        texts[0].replace("0", "1e9999999", 1),
     ]
     yield from crafted
     while True:
@@ -245,6 +250,7 @@ def answer_cases(rng: random.Random) -> Iterator[str]:
 def sphyr_file_cases(rng: random.Random) -> Iterator[str]:
     lines = seed_sphyr_lines()
     yield from ("", "\x00\xff", "not json", "[]", "{}", json.dumps({"input_grid": "x", "ground_truth": 1}), "\n" * 100)
+    yield '{"index": ' + "1" * 4301 + ', "input_grid": [["V"]], "ground_truth": [["1"]]}'
     while True:
         if rng.random() < 0.5:
             yield "\n".join(mutate_text(rng, line) for line in rng.sample(lines, 2))
@@ -498,6 +504,7 @@ def targets() -> list[Target]:
         Target("structural_check_reply", judge_reply_against_truth(), (), reply_cases),
         Target("sphyr_parser", lambda reply: score_grid(inp, truth, reply), (), grid_reply_cases),
         Target("sphyr_grid", lambda grid: score_grid(inp, truth, grid), (), raw_grid_cases),
+        Target("sphyr_legacy_parser", lambda reply: score_grid(inp, truth, reply, "legacy"), (), grid_reply_cases),
         Target("seesim_parser", parse_answer, (), answer_cases),
         Target("sphyr_loader", load_sphyr_file, (DataSourceError,), sphyr_file_cases),
         Target("structural_loader", load_structural_folder, (DataSourceError,), structural_folder_cases),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
 import tempfile
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from mechbench.benchmarks.seesim.dataset import load_items
 from mechbench.benchmarks.seesim.parse import parse_answer
 from mechbench.benchmarks.sphyr.dataset import read_records
+from mechbench.benchmarks.sphyr.parse import PARSERS
 from mechbench.benchmarks.sphyr.scoring import score_grid
 from mechbench.benchmarks.structural_eval.check import check_reply
 from mechbench.benchmarks.structural_eval.dataset import load_tasks
@@ -288,3 +290,31 @@ def test_missing_data_files_are_specific_errors(tmp_path: Path) -> None:
         load_tasks(tmp_path)
     with pytest.raises(DataSourceError, match=r"qa-benchmark-with-qids\.json"):
         load_items(tmp_path, "text")
+
+
+# ---- numbers past Python's limits (red team #20): a bad answer is a scored answer ------------------------------
+
+huge_digits = st.integers(4290, 4400).map(lambda n: "9" * n)
+huge_exponents = st.integers(10**5, 10**9).map(lambda e: f"1e{e}")
+
+
+@FAST
+@given(huge_digits, st.sampled_from(["x", "y", "E", "value", None]))
+def test_structural_judge_on_integers_past_the_int_limit(number: str, key: str | None) -> None:
+    text = json.dumps(load_tasks(BUNDLED / "structural_eval")[0].raw_model)
+    if key is None:  # an extra key
+        reply = text[:-1] + f', "n": {number}}}'
+    else:  # the first value of that key
+        reply = re.sub(rf'"{key}": -?[0-9.e+-]+', f'"{key}": {number}', text, count=1)
+    attempt = _judge()(reply)
+    assert attempt.explanation and 0.0 <= attempt.ratio <= 1.0
+
+
+@FAST
+@given(st.one_of(huge_digits, huge_exponents, huge_exponents.map(lambda t: "-" + t)), st.sampled_from(PARSERS))
+def test_grid_scorers_on_numbers_past_every_limit(token: str, parser: str) -> None:
+    rows = [list(row) for row in TRUTH]
+    rows[0][1] = token
+    result = score_grid(INPUT, TRUTH, "\n".join(" ".join(r) for r in rows), parser)  # type: ignore[arg-type]
+    for value in result.metrics().values():
+        assert math.isfinite(value)
