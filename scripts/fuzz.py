@@ -358,6 +358,7 @@ def template_log() -> Any:
 
 def report_cases(rng: random.Random) -> Iterator[Any]:
     """(model name, task arguments, explanation, score value) put into the template log."""
+    template_log()  # built here, outside the per-case time limit
     for text in HOSTILE_STRINGS:
         yield (f"mechbench/{text}", {"data": text, "label": text}, text, 0.5)
     yield ("mechbench/solid", {"subject": [1, {"a": None}]}, "", math.nan)
@@ -387,7 +388,7 @@ def build_hostile_report(case: Any) -> object:
         report = build_report(Path(folder) / "logs")
         paths = write_report(report, Path(folder) / "report")
         page = paths["html"].read_text()
-        if "<script>alert" in page or "SECRET-fuzz-token-1" in page:
+        if "<script>alert" in page or "token=SECRET-fuzz-token-1" in page:
             raise AssertionError("hostile log content reached report.html unescaped or unmasked")
     return report
 
@@ -473,10 +474,10 @@ def check_credentials(case: tuple[str, str, list[int]]) -> object:
     found = request_secrets(request)
     data, out, position = body.encode("utf-8", "surrogatepass"), b"", 0
     redactor = _Redactor(found) if found else None
-    for size in sizes:
+    for size in [*sizes, len(data)]:  # the random chunking, then whatever is left in one piece
         chunk, position = data[position : position + size], position + size
         out += redactor.feed(chunk) if redactor else chunk
-    out += (redactor.flush() if redactor else b"") + data[position:]
+    out += redactor.flush() if redactor else b""
     if len(secret) >= 8 and secret.encode() in out:
         raise AssertionError("the secret survived response redaction")
     url = f"https://host/x.zip?token={secret}&sig={secret}"

@@ -21,6 +21,7 @@ import urllib.parse
 import urllib.request
 import warnings
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -207,7 +208,8 @@ def _extract(archive: Path, target: Path) -> None:
                 _check_members(archive.name, [(m.name, m.size, m.isdir()) for m in members])
                 tf.extractall(tmp, filter="data")
         os.replace(tmp, target)
-    except (zipfile.BadZipFile, tarfile.TarError, EOFError) as error:
+    except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, NotImplementedError) as error:
+        # NotImplementedError: a zip member claiming an unknown version or compression method.
         raise DataSourceError(f"{archive.name} is not a readable archive: {error}") from None
     except OSError as error:
         raise DataSourceError(f"cannot extract {archive.name}: {error.strerror or error}") from None

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# What a user of `pip install mechbench` gets: build the wheel, install it into a fresh virtual environment
+# (no editable install, nothing from this checkout on the path), check that it carries its data, and run the
+# offline main job from it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+python -m pip wheel -q --no-deps -w "$work/dist" .
+python -m venv "$work/venv"
+"$work/venv/bin/python" -m pip install -q "$work"/dist/mechbench-*.whl
+cd "$work"  # away from the checkout: only the installed package can be imported
+"$work/venv/bin/python" - <<'PY'
+import mechbench, pathlib
+root = pathlib.Path(mechbench.__file__).parent
+assert "site-packages" in str(root), root
+for needed in ("bundled/GENERATED.md", "bundled/sphyr/full_easy.jsonl", "examples/portal_frame.json",
+               "bundled/structural_eval/data/raw_models/beam_001.json", "py.typed"):
+    assert (root / needed).is_file(), f"the wheel lacks {needed}"
+print(f"wheel install OK: {root}")
+PY
+MECHBENCH_CACHE="$work/cache" "$work/venv/bin/mechbench" demo -o "$work/demo"
+test -s "$work/demo/report/report.html"
+echo "demo from the wheel: OK"
