@@ -257,3 +257,27 @@ def test_flip_reverses_every_load() -> None:
     a = np.array([r["value"] for r in solve(base, diagrams=False)["reactions"]])
     b = np.array([r["value"] for r in solve(flipped, diagrams=False)["reactions"]])
     np.testing.assert_allclose(a, -b, rtol=1e-12, atol=1e-12)
+
+
+# ---- maxMoment is the true peak, not the largest sample ------------------------------------------------------
+
+
+def test_max_moment_between_samples_is_the_exact_peak() -> None:
+    for loads, peak in (
+        ([line_load("Q", "L1", w)], w * L**2 / 8),  # at midspan, which no sample hits (499 steps)
+        ([line_load("Q", "L1", 0.0, w)], w * L**2 / (9 * math.sqrt(3))),  # at L/√3
+    ):
+        result = solve(_simple_beam(loads), exact_supports=True)
+        _, sampled = _diagram(result, "L1")
+        assert result["maxMoment"]["overall"] == pytest.approx(peak, rel=1e-12)
+        assert np.abs(sampled).max() < peak * (1 - 1e-7)  # the samples alone would miss it
+
+
+def test_max_moment_takes_the_left_limit_at_a_concentrated_moment() -> None:
+    """A moment M0 at s = a on a simply supported beam: |m| jumps from M0·a/L to M0·(L − a)/L there; the
+    samples list only the value after the jump."""
+    a, m0 = 0.7 * L, 40.0
+    result = solve(_simple_beam([moment("M", "link", "L1", m0, offset=a)]), exact_supports=True)
+    _, sampled = _diagram(result, "L1")
+    assert result["maxMoment"]["overall"] == pytest.approx(m0 * a / L, rel=1e-12)
+    assert np.abs(sampled).max() < m0 * a / L * (1 - 1e-4)

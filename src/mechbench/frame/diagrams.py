@@ -57,6 +57,54 @@ def _rows_by_link(rows: np.ndarray) -> dict[int, np.ndarray]:
     return {int(k): rows[links == k] for k in np.unique(links)}
 
 
+def _forces_at(
+    s: np.ndarray,
+    ends: np.ndarray,
+    f: np.ndarray | None,
+    mo: np.ndarray | None,
+    li: np.ndarray | None,
+    before: bool = False,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(n, v, m) at positions ``s`` of one link; a concentrated load at a counts for s ≥ a, or, with
+    ``before``, only for s > a (the left-hand limit at the load)."""
+    n0, v0, m0 = ends[0], ends[1], ends[2]
+    n = np.full_like(s, n0)
+    v = np.full_like(s, v0)
+    m = m0 - s * v0
+    if f is not None:
+        for _, a, px, py in f:
+            past = s > a if before else s >= a
+            n[past] += px
+            v[past] += py
+            m[past] += (a - s[past]) * py
+    if mo is not None:
+        for _, a, moment in mo:
+            m[s > a if before else s >= a] += moment
+    if li is not None:
+        for _, s1, s2, qx1, qy1, qx2, qy2 in li:
+            width = s2 - s1
+            d = np.clip(s, s1, s2) - s1  # loaded length on the A side of the section
+            kx, ky = (qx2 - qx1) / width, (qy2 - qy1) / width
+            n += qx1 * d + kx * d * d / 2
+            v += qy1 * d + ky * d * d / 2
+            # ∫ (t − s) q_y(t) dt over the loaded part, with t = s1 + τ.
+            m += qy1 * d * d / 2 + ky * d**3 / 3 + (s1 - s) * (qy1 * d + ky * d * d / 2)
+    return n, v, m
+
+
+def _link_loads(span: SpanLoads) -> tuple[dict[int, np.ndarray], ...]:
+    return _rows_by_link(span.forces), _rows_by_link(span.moments), _rows_by_link(span.lines)
+
+
+def _cuts(length: float, f: np.ndarray | None, mo: np.ndarray | None, li: np.ndarray | None) -> list[float]:
+    cuts: set[float] = set()
+    for rows, columns in ((f, (1,)), (mo, (1,)), (li, (1, 2))):
+        if rows is not None:
+            for column in columns:
+                cuts.update(float(a) for a in rows[:, column] if 0.0 < a < length)
+    return sorted(cuts)
+
+
 def link_diagrams(
     link_ids: list[str], lengths: list[float], end_forces: np.ndarray, span: SpanLoads
 ) -> list[LinkDiagram]:
@@ -65,42 +113,40 @@ def link_diagrams(
     ``end_forces[k, :3]`` are the forces joint A applies to link k (local N, V, M); a load at
     position a counts at every s ≥ a, so at a cut the value is the right-hand limit.
     """
-    forces, moments, lines = (
-        _rows_by_link(span.forces),
-        _rows_by_link(span.moments),
-        _rows_by_link(span.lines),
-    )
+    forces, moments, lines = _link_loads(span)
     out = []
     for k in sorted(range(len(link_ids)), key=link_ids.__getitem__):
-        length = lengths[k]
         f, mo, li = forces.get(k), moments.get(k), lines.get(k)
-        cuts: set[float] = set()
-        for rows, columns in ((f, (1,)), (mo, (1,)), (li, (1, 2))):
-            if rows is not None:
-                for column in columns:
-                    cuts.update(float(a) for a in rows[:, column] if 0.0 < a < length)
-        s = sample_positions(length, sorted(cuts))
-        n0, v0, m0 = end_forces[k, 0], end_forces[k, 1], end_forces[k, 2]
-        n = np.full_like(s, n0)
-        v = np.full_like(s, v0)
-        m = m0 - s * v0
-        if f is not None:
-            for _, a, px, py in f:
-                past = s >= a
-                n[past] += px
-                v[past] += py
-                m[past] += (a - s[past]) * py
-        if mo is not None:
-            for _, a, moment in mo:
-                m[s >= a] += moment
-        if li is not None:
-            for _, s1, s2, qx1, qy1, qx2, qy2 in li:
-                width = s2 - s1
-                d = np.clip(s, s1, s2) - s1  # loaded length on the A side of the section
-                kx, ky = (qx2 - qx1) / width, (qy2 - qy1) / width
-                n += qx1 * d + kx * d * d / 2
-                v += qy1 * d + ky * d * d / 2
-                # ∫ (t − s) q_y(t) dt over the loaded part, with t = s1 + τ.
-                m += qy1 * d * d / 2 + ky * d**3 / 3 + (s1 - s) * (qy1 * d + ky * d * d / 2)
-        out.append(LinkDiagram(link_ids[k], s, n, v, m))
+        s = sample_positions(lengths[k], _cuts(lengths[k], f, mo, li))
+        out.append(LinkDiagram(link_ids[k], s, *_forces_at(s, end_forces[k], f, mo, li)))
+    return out
+
+
+def peak_moments(
+    link_ids: list[str], lengths: list[float], end_forces: np.ndarray, span: SpanLoads
+) -> dict[str, float]:
+    """The true largest |m| of every link, not the largest sample.
+
+    Between cuts m is a polynomial with dm/ds = −v and v at most quadratic, so |m| peaks at a segment's
+    ends — both one-sided limits at a concentrated moment or force — or where v changes sign inside it.
+    """
+    forces, moments, lines = _link_loads(span)
+    out = {}
+    for k in sorted(range(len(link_ids)), key=link_ids.__getitem__):
+        f, mo, li = forces.get(k), moments.get(k), lines.get(k)
+        bounds = [0.0, *_cuts(lengths[k], f, mo, li), lengths[k]]
+        candidates = [np.array(bounds)]
+        _, _, left = _forces_at(np.array(bounds), end_forces[k], f, mo, li, before=True)
+        for lo, hi in pairwise(bounds):
+            if hi <= lo:
+                continue
+            probe = lo + (hi - lo) * np.array([0.25, 0.5, 0.75])  # v is exactly quadratic inside
+            _, v, _ = _forces_at(probe, end_forces[k], f, mo, li)
+            c2, c1, c0 = np.polyfit(probe, v, 2)
+            roots = np.roots([c2, c1, c0]) if abs(c2) > 0 or abs(c1) > 0 else np.array([])
+            real = roots[np.isreal(roots)].real
+            candidates.append(real[(real > lo) & (real < hi)])
+        s = np.concatenate(candidates)
+        _, _, m = _forces_at(s, end_forces[k], f, mo, li)
+        out[link_ids[k]] = float(max(np.abs(m).max(initial=0.0), np.abs(left).max(initial=0.0)))
     return out

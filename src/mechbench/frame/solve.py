@@ -14,7 +14,7 @@ from typing import Any
 from mechbench.errors import ModelFormatError, UnstableStructureError
 from mechbench.frame.analysis import Analysis, analyze_batch, exact_restraints
 from mechbench.frame.compile import Compiled, compile_model
-from mechbench.frame.diagrams import LinkDiagram, link_diagrams
+from mechbench.frame.diagrams import LinkDiagram, link_diagrams, peak_moments
 from mechbench.frame.model import FrameModel
 
 
@@ -47,9 +47,11 @@ def diagrams_of(analysis: Analysis) -> list[LinkDiagram]:
     return link_diagrams(c.link_ids, c.length, analysis.end_forces, analysis.span)
 
 
-def largest_moments(per_link: list[LinkDiagram]) -> dict[str, Any]:
-    """``maxMoment``: the largest sampled |m| per link and overall."""
-    largest = {d.link_id: float(abs(d.m).max()) for d in per_link}
+def largest_moments(analysis: Analysis) -> dict[str, Any]:
+    """``maxMoment``: the true largest |m| per link (between samples, both sides of a concentrated
+    moment) and overall; the sampled diagrams may miss it."""
+    c = analysis.compiled
+    largest = peak_moments(c.link_ids, c.length, analysis.end_forces, analysis.span)
     return {"overall": max(largest.values(), default=0.0), "links": largest}
 
 
@@ -68,11 +70,10 @@ def to_result(analysis: Analysis, *, diagrams: bool = True, records: bool = True
         for i, (pid, (ux, uy, rz)) in enumerate(zip(c.node_ids, analysis.displacements.tolist(), strict=True))
     ]
     if diagrams:
-        per_link = diagrams_of(analysis)
         if records:  # FrameCalc returns the same list under all three keys.
-            samples = [{"linkId": d.link_id, "samples": d.records()} for d in per_link]
+            samples = [{"linkId": d.link_id, "samples": d.records()} for d in diagrams_of(analysis)]
             result["axial"] = result["shear"] = result["moment"] = samples
-        result["maxMoment"] = largest_moments(per_link)
+        result["maxMoment"] = largest_moments(analysis)
     return result
 
 

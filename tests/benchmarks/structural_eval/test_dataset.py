@@ -54,3 +54,19 @@ def test_heuristic_difficulty(structural_data: Path) -> None:
     assert heuristic_difficulty(simple, "beam") == 1
     assert heuristic_difficulty(big, "frame") == 5
     assert 1 <= heuristic_difficulty(simple, "other") <= 5
+
+
+def test_a_published_truths_largest_moment_is_the_true_peak(structural_data: Path) -> None:
+    """The published files sample the moment diagram; the compared value is the peak, as for an answer."""
+    from mechbench.benchmarks.structural_eval.scoring import response_of
+    from mechbench.frame import FrameModel, solve
+
+    for task in load_tasks(structural_data):
+        if task.truth_source != "published":
+            continue
+        raw = task.raw_model
+        peak = solve(raw, records=False)["maxMoment"]["overall"]
+        assert task.truth_max_moment == peak
+        meta = json.loads((structural_data / "ground_truth_meta" / f"{task.id}.json").read_text())
+        sampled = response_of(FrameModel.parse(raw), meta["solution"]).max_moment
+        assert sampled <= peak * (1 + 1e-9)  # the samples never exceed the peak; they may fall short

@@ -8,6 +8,7 @@ computed with mechbench's solver; where the difficulty is missing it follows :fu
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from pathlib import Path
@@ -122,6 +123,12 @@ def load_tasks(source: str | Path | None = None, *, filter: str | None = None) -
             complete = False  # no moment information: the largest moment must come from the solver
         if complete:
             response, truth_source = response_of(model, solution), "published"
+            # Published solutions sample the moment diagram; the compared largest moment is the true peak,
+            # computed for the truth exactly as for an answer (the solver reproduces the samples to ~1e-11).
+            try:
+                response = dataclasses.replace(response, max_moment=solve_response(model).max_moment)
+            except MechbenchError as error:
+                raise DataSourceError(f"raw model {path.name} cannot be solved: {error}") from None
         else:
             try:
                 response, truth_source = solve_response(model), "solver"
