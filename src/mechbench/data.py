@@ -191,12 +191,25 @@ def _check_members(archive: str, entries: list[tuple[str, int, bool]]) -> None:
         raise DataSourceError(f"{archive}: {clash[0]!r} is both a file and a folder; refused")
 
 
+_UNREADABLE_ARCHIVE = (
+    zipfile.BadZipFile,
+    tarfile.TarError,
+    EOFError,
+    zlib.error,
+    NotImplementedError,
+    UnicodeDecodeError,
+)
+
+
 def _extract(archive: Path, target: Path) -> None:
     tmp = Path(tempfile.mkdtemp(dir=target.parent, prefix=".extract-"))
     try:
         if archive.name.endswith(".zip"):
             with zipfile.ZipFile(archive) as zf:
                 infos = zf.infolist()
+                encrypted = [i.filename for i in infos if i.flag_bits & 0x1]
+                if encrypted:
+                    raise DataSourceError(f"{archive.name}: member {encrypted[0]!r} is encrypted; refused")
                 _check_members(archive.name, [(i.filename, i.file_size, i.is_dir()) for i in infos])
                 zf.extractall(tmp)  # zipfile stops each member at its declared size, which was checked
         else:
@@ -208,8 +221,16 @@ def _extract(archive: Path, target: Path) -> None:
                 _check_members(archive.name, [(m.name, m.size, m.isdir()) for m in members])
                 tf.extractall(tmp, filter="data")
         os.replace(tmp, target)
-    except (zipfile.BadZipFile, tarfile.TarError, EOFError, zlib.error, NotImplementedError) as error:
-        # NotImplementedError: a zip member claiming an unknown version or compression method.
+    except (
+        zipfile.BadZipFile,
+        tarfile.TarError,
+        EOFError,
+        zlib.error,
+        NotImplementedError,
+        UnicodeDecodeError,
+    ) as error:
+        # NotImplementedError: a zip member claiming an unknown version or compression method;
+        # UnicodeDecodeError: a member name flagged UTF-8 that is not.
         raise DataSourceError(f"{archive.name} is not a readable archive: {error}") from None
     except OSError as error:
         raise DataSourceError(f"cannot extract {archive.name}: {error.strerror or error}") from None
