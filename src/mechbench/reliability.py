@@ -91,15 +91,15 @@ async def _recovering(call: Callable[[bool], Awaitable[ModelOutput]], latest: Ca
         wait *= 2
 
 
-async def generate_checked(state: TaskState, generate: Generate) -> TaskState:
-    """``generate(state)``, retrying replies that are not usable completions (see module docs).
+async def generate_checked(state: TaskState, generate: Generate, **config: Any) -> TaskState:
+    """``generate(state, **config)``, retrying replies that are not usable completions (see module docs).
 
     If every try fails, the state keeps an empty completion, which the benchmark scores as no answer.
     """
 
     async def call(retry: bool) -> ModelOutput:
         nonlocal state
-        state = await (generate(state, cache=False) if retry else generate(state))
+        state = await (generate(state, cache=False, **config) if retry else generate(state, **config))
         return state.output
 
     await _recovering(call, lambda: state.output)

@@ -12,11 +12,19 @@ from mechbench.benchmarks.sphyr.inspect_parts import sphyr_scorer, sphyr_scorer_
 from mechbench.benchmarks.sphyr.inspect_parts import to_dataset as sphyr_dataset
 from mechbench.benchmarks.sphyr.parse import PARSERS
 from mechbench.benchmarks.sphyr.physics_scoring import REFERENCES
-from mechbench.benchmarks.structural_eval.dataset import load_tasks
+from mechbench.benchmarks.structural_eval.dataset import DEFAULT_SOURCE, load_tasks, official_copy, official_source
 from mechbench.benchmarks.structural_eval.inspect_parts import structural_scorer, structural_solver
 from mechbench.benchmarks.structural_eval.inspect_parts import to_dataset as structural_dataset
+from mechbench.benchmarks.structural_eval.official_protocol import read_protocol
 from mechbench.benchmarks.structural_eval.prompts import PROMPT_STYLES
 from mechbench.benchmarks.structural_eval.scoring import DEFAULT_TOLERANCE, SCORINGS
+from mechbench.benchmarks.structural_eval.structured import (
+    LEADERBOARD_PARTIAL_CREDIT,
+    LEADERBOARD_TEMPERATURES,
+    PARTIAL_CREDIT,
+    PROTOCOLS,
+)
+from mechbench.data import redact_url
 from mechbench.reliability import generate_config, reliable_generate
 
 
@@ -85,12 +93,19 @@ def structural_eval(
     scoring: str = "strict",
     debug: bool = False,
     max_tokens: int = 8192,
+    protocol: str = "mechbench",
+    temperature_first: float | None = None,
+    temperature_retry: float | None = None,
+    partial_credit: str | None = None,
+    structured: bool = False,
+    revision: str | None = None,
 ) -> Task:
     """StructuralEval: read a drawing, write the structure as FrameCalc JSON; the solver decides.
 
     Args:
         data: folder in the official layout (``data/raw_models``, ``data/ground_truth_meta``,
-            ``data/images``), an archive URL, or a Hugging Face dataset id (default: the official one).
+            ``data/images``), an archive URL, ``bundled``, or a Hugging Face dataset id (default: the
+            official repository at a pinned revision).
         prompt: ``standard``, ``reasoning`` or ``strict``.
         max_retries: extra attempts after a wrong answer, each with one feedback message.
         filter: keep tasks whose id contains this (e.g. ``beam``).
@@ -98,24 +113,60 @@ def structural_eval(
         scoring: ``strict`` (reactions per support and component, and max |M|) or ``legacy``.
         debug: answer with the ground-truth model, call no model (every task must score 1.0).
         max_tokens: generation limit.
+        protocol: ``mechbench`` (mechbench's prompts and feedback) or ``official`` (the maintainers' runner:
+            its prompt as the system message, its instruction, feedback and retry wording, read at run time
+            from the official copy; temperatures and partial credit of the leaderboard's release).
+        temperature_first: temperature of the first attempt (official default 0.1; mechbench: the provider's).
+        temperature_retry: temperature of the retries (official default 0.4).
+        partial_credit: ``last`` (the leaderboard release: partial credit only from the last attempt) or
+            ``best`` (the best attempt; mechbench's default).
+        structured: ask for JSON-schema output (providers that support it) with the FrameCalc schema.
+        revision: commit, tag or branch of the official repository (default: the pinned one).
     """
     if prompt not in PROMPT_STYLES:
         raise ValueError(f"prompt must be one of {', '.join(PROMPT_STYLES)}, got {prompt!r}")
     if scoring not in SCORINGS:
         raise ValueError(f"scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}, got {protocol!r}")
+    credit = partial_credit or (LEADERBOARD_PARTIAL_CREDIT if protocol == "official" else "best")
+    if credit not in PARTIAL_CREDIT:
+        raise ValueError(f"partial_credit must be one of {', '.join(PARTIAL_CREDIT)}, got {partial_credit!r}")
     if max_retries < 0 or not 0 < tolerance < 1:
         raise ValueError("max_retries must be >= 0 and tolerance between 0 and 1")
+    if data is None and revision is not None:
+        data = official_source(revision)
     tasks = load_tasks(data, filter=filter)
+    official = read_protocol(official_copy(data)) if protocol == "official" else None
+    first, retry = LEADERBOARD_TEMPERATURES if official else (None, None)
+    first = temperature_first if temperature_first is not None else first
+    retry = temperature_retry if temperature_retry is not None else retry
+    temperatures = (first, retry if retry is not None else first) if first is not None else None
     return Task(
-        dataset=structural_dataset(tasks, prompt),  # type: ignore[arg-type]
-        solver=structural_solver(max_retries=max_retries, tolerance=tolerance, scoring=scoring, debug=debug),  # type: ignore[arg-type]
-        scorer=structural_scorer(),
+        dataset=structural_dataset(tasks, prompt, official),  # type: ignore[arg-type]
+        solver=structural_solver(
+            max_retries=max_retries,
+            tolerance=tolerance,
+            scoring=scoring,  # type: ignore[arg-type]
+            debug=debug,
+            official=official,
+            temperatures=temperatures,  # type: ignore[arg-type]
+            structured=structured,
+        ),
+        scorer=structural_scorer(partial_credit=credit),  # type: ignore[arg-type]
         config=generate_config(max_tokens=max_tokens),
         metadata={
             "benchmark": "structural_eval",
             "prompt": prompt,
             "scoring": scoring,
             "tolerance": tolerance,
+            "protocol": protocol,
+            "partial_credit": credit,
+            "temperatures": list(temperatures) if temperatures else None,
+            "structured": structured,
+            "data_source": redact_url(str(data)) if data is not None else DEFAULT_SOURCE,
+            "official_texts": official.sources if official else None,
+            "official_runner_temperatures": list(official.runner_temperatures or ()) if official else None,
         },
     )
 

@@ -18,12 +18,32 @@ from pydantic import BaseModel
 
 from mechbench import safejson
 from mechbench.benchmarks.structural_eval.scoring import Response, response_of, solve_response
-from mechbench.data import DataSourceError, default_cache, read_data_text, resolve_with_fallback, within
+from mechbench.data import (
+    DataSourceError,
+    default_cache,
+    fetch_hub_files,
+    find_file,
+    is_hub_id,
+    read_data_text,
+    resolve_with_fallback,
+    within,
+)
 from mechbench.errors import MechbenchError
 from mechbench.frame import FrameModel
 
-DEFAULT_SOURCE = "aeutlook/StructuralEval"
-"""The official dataset id on the Hugging Face hub (CC BY-NC: fetched at run time, never shipped)."""
+OFFICIAL_REPOSITORY = "https://github.com/H1W0XXX/structural-eval-benchmark"
+"""The maintainers' repository (the same content as the Hugging Face dataset superhatk/structural-eval-benchmark):
+data, runner and prompts. CC BY-NC: fetched at run time, never shipped."""
+OFFICIAL_REVISION = "5eb1dfcf2f8121f5bedecf85eceaf6de3a30dc5f"
+"""The pinned revision: the 25 tasks (truss_006 … truss_010 added), the runner and its prompts."""
+
+
+def official_source(revision: str = OFFICIAL_REVISION) -> str:
+    """The archive URL of the official repository at ``revision`` (a commit, tag or branch)."""
+    return f"{OFFICIAL_REPOSITORY}/archive/{revision}.zip"
+
+
+DEFAULT_SOURCE = official_source()
 CATEGORIES = ("beam", "frame", "truss")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
 
@@ -74,9 +94,28 @@ def heuristic_difficulty(model: FrameModel, category: str) -> int:
     return max(1, min(5, int(score)))
 
 
+def copy_root(source: str | Path | None) -> Path:
+    """The local folder of the whole data source (the official copy's repository root, when it is one)."""
+    return resolve_with_fallback(source, DEFAULT_SOURCE, "structural_eval", hub_paths=None, hub_prefix="data/")
+
+
+def official_copy(source: str | Path | None) -> Path:
+    """The root of the official copy (the folder holding the maintainers' ``run_eval.py``)."""
+    from mechbench.benchmarks.structural_eval.official_protocol import PROMPTS_FILE, RUNNER_FILE
+
+    if source == "bundled":
+        raise DataSourceError(
+            "protocol=official reads the maintainers' prompts from the official copy; mechbench's bundled set has "
+            "none (leave data unset for the official repository, or point data at a copy of it)"
+        )
+    if source is not None and is_hub_id(str(source)) and not Path(str(source)).exists():
+        return fetch_hub_files(str(source), [RUNNER_FILE, PROMPTS_FILE])
+    return within(copy_root(source), find_file(copy_root(source), RUNNER_FILE)).parent
+
+
 def data_root(source: str | Path | None) -> Path:
     """The folder holding ``raw_models`` (the official ``data/`` folder or one like it)."""
-    root = resolve_with_fallback(source, DEFAULT_SOURCE, "structural_eval", hub_paths=None, hub_prefix="data/")
+    root = copy_root(source)
     candidates = sorted((p for p in root.rglob("raw_models") if p.is_dir()), key=lambda p: len(p.parts))
     if not candidates:
         raise DataSourceError(f"no raw_models folder under {root}: not the StructuralEval layout")

@@ -8,29 +8,44 @@ from typing import Any
 
 import anyio
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelOutput
+from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, ContentImage, ContentText, ModelOutput
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from mechbench.benchmarks.structural_eval.check import Attempt, check_reply
 from mechbench.benchmarks.structural_eval.dataset import CATEGORIES, StructuralTask
+from mechbench.benchmarks.structural_eval.official_protocol import OfficialProtocol
 from mechbench.benchmarks.structural_eval.prompts import PromptStyle, feedback, task_prompt
 from mechbench.benchmarks.structural_eval.scoring import Scoring
+from mechbench.benchmarks.structural_eval.structured import PartialCredit, framecalc_response_schema
 from mechbench.frame import FrameModel
 from mechbench.reliability import generate_checked, judge_limiter
 
 ATTEMPTS_KEY = "structural_eval_attempts"
 
 
-def to_sample(task: StructuralTask, style: PromptStyle) -> Sample:
-    """The drawing and the instruction as one user message; the task (with its truth) in metadata."""
-    message = ChatMessageUser(
-        content=[ContentImage(image=task.image), ContentText(text=task_prompt(style))],
-        metadata={"sample_id": task.id},  # lets the replay provider find recorded replies
-    )
+def to_sample(task: StructuralTask, style: PromptStyle, official: OfficialProtocol | None = None) -> Sample:
+    """mechbench's protocol: the drawing and the instruction as one user message. The official protocol: the
+    style's prompt as the system message, then the runner's short instruction and the drawing. The task
+    (with its truth) goes in metadata."""
+    if official is None:
+        messages: list[ChatMessage] = [
+            ChatMessageUser(
+                content=[ContentImage(image=task.image), ContentText(text=task_prompt(style))],
+                metadata={"sample_id": task.id},  # lets the replay provider find recorded replies
+            )
+        ]
+    else:
+        messages = [
+            ChatMessageSystem(content=official.system_prompt(style)),
+            ChatMessageUser(
+                content=[ContentText(text=official.user_text), ContentImage(image=task.image)],
+                metadata={"sample_id": task.id},
+            ),
+        ]
     return Sample(
         id=task.id,
-        input=[message],
+        input=messages,
         target=json.dumps(task.raw_model),
         metadata={
             "benchmark": "structural_eval",
@@ -44,21 +59,32 @@ def to_sample(task: StructuralTask, style: PromptStyle) -> Sample:
     )
 
 
-def to_dataset(tasks: list[StructuralTask], style: PromptStyle) -> MemoryDataset:
+def to_dataset(
+    tasks: list[StructuralTask], style: PromptStyle, official: OfficialProtocol | None = None
+) -> MemoryDataset:
     """All tasks as Inspect samples."""
-    return MemoryDataset([to_sample(t, style) for t in tasks], name="structural_eval")
+    return MemoryDataset([to_sample(t, style, official) for t in tasks], name="structural_eval")
 
 
 @solver
 def structural_solver(
-    max_retries: int = 2, tolerance: float = 0.05, scoring: Scoring = "strict", debug: bool = False
+    max_retries: int = 2,
+    tolerance: float = 0.05,
+    scoring: Scoring = "strict",
+    debug: bool = False,
+    official: OfficialProtocol | None = None,
+    temperatures: tuple[float, float] | None = None,
+    structured: bool = False,
 ) -> Solver:
     """Ask, check with the solver, and on a wrong answer send one feedback message and ask again.
 
     Only the latest failed turn stays in the conversation (as the published protocol does). Every
     attempt's verdict is kept in the sample store; the scorer takes the best. ``debug`` answers with
-    the ground-truth model itself and calls no model.
+    the ground-truth model itself and calls no model. ``official`` words the feedback as the official runner
+    does (``Error: … Fix the JSON.``); ``temperatures`` are (first attempt, retries); ``structured`` asks
+    providers that support it for JSON matching the FrameCalc schema (Inspect's ``response_schema``).
     """
+    config: dict[str, Any] = {"response_schema": framecalc_response_schema()} if structured else {}
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         task = StructuralTask.model_validate(state.metadata["task"])
@@ -70,7 +96,9 @@ def structural_solver(
                 state.output = ModelOutput.from_content(model="debug", content=json.dumps(task.raw_model))
                 state.messages.append(state.output.message)
             else:
-                state = await generate_checked(state, generate)
+                if temperatures is not None:
+                    config["temperature"] = temperatures[0] if number == 0 else temperatures[1]
+                state = await generate_checked(state, generate, **config)
             # The judge solves up to four frames per reply: run it in a worker thread so that a large
             # answer never stalls the event loop (and with it every other sample's model calls).
             attempt: Attempt = await anyio.to_thread.run_sync(
@@ -82,6 +110,8 @@ def structural_solver(
             attempts.append(
                 {
                     "attempt": number,
+                    "temperature": config.get("temperature"),
+                    "path": "structured output" if structured else "free text",
                     **attempt.model_dump(exclude={"answer_model"}),
                     "answer_model": attempt.answer_model,
                 }
@@ -92,7 +122,14 @@ def structural_solver(
             state.messages = [
                 *opening,
                 state.output.message,
-                ChatMessageUser(content=feedback(attempt.outcome, attempt.detail), metadata={"attempt": number + 1}),
+                ChatMessageUser(
+                    content=(
+                        official.retry_message(attempt.outcome, attempt.detail, attempt.step)
+                        if official is not None
+                        else feedback(attempt.outcome, attempt.detail)
+                    ),
+                    metadata={"attempt": number + 1},
+                ),
             ]
         return state
 
@@ -156,22 +193,35 @@ def outcome_rates() -> Metric:
 
 
 @scorer(metrics=[weighted_accuracy(), mean_ratio(), weighted_accuracy_by_category(), outcome_rates()])
-def structural_scorer() -> Any:
-    """The best attempt's ratio, with the ladder step and a one-line explanation."""
+def structural_scorer(partial_credit: PartialCredit = "best") -> Any:
+    """The sample's ratio under ``partial_credit``, with the ladder step and a one-line explanation.
+
+    ``best``: the best attempt's ratio (mechbench's rule, and the later official runner's). ``last``: 1 if any
+    attempt was correct, else the last attempt's ladder credit when it was a solvable wrong answer, else 0
+    (the rule of the release that produced the 2026-01-31 leaderboard).
+    """
 
     async def score(state: TaskState, target: Target) -> Score:
         attempts = state.store.get(ATTEMPTS_KEY, [])
         if not attempts:
             return Score(value=0.0, explanation="no attempt was made", metadata={"attempts": [], "step": "none"})
-        best = max(attempts, key=lambda a: a["ratio"])  # first of the best, so fewer retries win ties
+        correct = [a for a in attempts if a["outcome"] == "correct"]
+        if partial_credit == "last" and not correct:
+            chosen = attempts[-1]
+            value = chosen["ratio"] if chosen["outcome"] == "wrong" else 0.0
+        else:
+            chosen = correct[0] if correct else max(attempts, key=lambda a: a["ratio"])  # fewer retries win ties
+            value = chosen["ratio"]
         used = len(attempts)
+        rule = " (the last attempt's credit only)" if partial_credit == "last" and not correct else ""
         return Score(
-            value=best["ratio"],
-            answer=json.dumps(best["answer_model"]) if best["answer_model"] else None,
-            explanation=f"attempt {best['attempt'] + 1} of {used}: {best['explanation']}",
+            value=value,
+            answer=json.dumps(chosen["answer_model"]) if chosen["answer_model"] else None,
+            explanation=f"attempt {chosen['attempt'] + 1} of {used}{rule}: {chosen['explanation']}",
             metadata={
-                "step": best["step"],
-                "outcome": best["outcome"],
+                "step": chosen["step"],
+                "outcome": chosen["outcome"],
+                "partial_credit": partial_credit,
                 "attempts": [{k: v for k, v in a.items() if k != "answer_model"} for a in attempts],
                 "difficulty": state.metadata["difficulty"],
                 "category": state.metadata["category"],
