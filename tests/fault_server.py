@@ -49,6 +49,7 @@ class Served:
     outcome: str  # a fault name or "answer"
     authorization: str
     text: str  # the text of the last message, to tell which sample asked
+    response_format: Any = None  # the request's response_format (structured output), if any
 
 
 @dataclass
@@ -61,14 +62,14 @@ class FaultLog:
     attempts: dict[str, int] = field(default_factory=dict)
     served: list[Served] = field(default_factory=list)
 
-    def next_outcome(self, key: str, authorization: str, text: str) -> str:
+    def next_outcome(self, key: str, authorization: str, text: str, response_format: Any = None) -> str:
         with self.lock:
             if key not in self.plans:
                 self.plans[key] = list(self.schedule[len(self.plans) % len(self.schedule)]) if self.schedule else []
             attempt = self.attempts[key] = self.attempts.get(key, 0) + 1
             plan = self.plans[key]
             outcome = plan[attempt - 1] if attempt <= len(plan) else "answer"
-            self.served.append(Served(key, attempt, outcome, authorization, text))
+            self.served.append(Served(key, attempt, outcome, authorization, text, response_format))
             return outcome
 
     def answered(self) -> dict[str, int]:
@@ -154,7 +155,8 @@ def make_handler(answer: Answer, log: FaultLog, stall_seconds: float, delay_seco
             messages = request.get("messages", [])
             key = conversation_key(messages)
             text = message_text(messages[-1]) if messages else ""
-            outcome = log.next_outcome(key, self.headers.get("Authorization", ""), text)
+            authorization = self.headers.get("Authorization", "")
+            outcome = log.next_outcome(key, authorization, text, request.get("response_format"))
             model = request.get("model", "test")
             echoed = "request headers: " + json.dumps(dict(self.headers.items()))
             if outcome.startswith("echo_") and outcome != "echo_reply":

@@ -177,3 +177,28 @@ def test_the_best_attempt_rule_and_chosen_temperatures(
     assert sample.scores["structural_scorer"].value == 0.75  # the first attempt's ladder credit
     correct = _replayed(official_copy, tmp_path / "again", [wrong, json.dumps(truth)])
     assert correct.samples[0].scores["structural_scorer"].value == 1.0  # a correct retry wins under either rule
+
+
+def test_structured_output_requests_the_framecalc_schema(
+    structural_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fault_server import FaultServer
+
+    truth = (structural_data / "raw_models" / "beam_001.json").read_text()
+    monkeypatch.setenv("FAULT_API_KEY", "sk-test-structured-0001")
+    with FaultServer(lambda messages: truth, []) as server:
+        (log,) = inspect_eval(
+            structural_eval(data=str(structural_data), filter="beam_001", structured=True),
+            model="openai-api/fault/test-model",
+            model_base_url=server.url,
+            log_dir=str(tmp_path / "logs"),
+            display="none",
+        )
+        formats = [s.response_format for s in server.log.served]
+    assert log.status == "success", log.error
+    assert formats and all(f and f["type"] == "json_schema" for f in formats)
+    schema = formats[0]["json_schema"]
+    assert schema["name"] == "framecalc_model"
+    assert {"points", "links", "supports", "loads"} <= set(schema["schema"]["properties"])
+    score = log.samples[0].scores["structural_scorer"]
+    assert score.value == 1.0 and score.metadata["attempts"][0]["path"] == "structured output"
