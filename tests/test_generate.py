@@ -118,14 +118,11 @@ def test_bundled_structural_set_is_small_and_complete() -> None:
     assert sum(p.stat().st_size for p in data.rglob("*") if p.is_file()) < 3_000_000
 
 
-def test_offline_fallback_to_the_bundled_set(tmp_path: Path) -> None:
-    from mechbench.data import cached_url, resolve_with_fallback
+def test_an_unreachable_official_source_is_an_error_never_a_substitution(tmp_path: Path) -> None:
+    from mechbench.data import DataSourceError, cached_url, resolve_or_official
 
     unreachable = "http://127.0.0.1:9/official.zip"  # nothing listens on the discard port
-    with pytest.warns(UserWarning, match="using mechbench's bundled set"):
-        folder = resolve_with_fallback(None, unreachable, "sphyr", hub_paths=None)
-    assert folder == bundled("sphyr")
-    assert resolve_with_fallback("bundled", unreachable, "structural_eval", hub_paths=None) == bundled(
-        "structural_eval"
-    )
+    with pytest.raises(DataSourceError, match=r"official sphyr data could not be fetched .*use -T data=bundled"):
+        resolve_or_official(None, unreachable, "sphyr", hub_paths=None)
+    assert resolve_or_official("bundled", unreachable, "structural_eval", hub_paths=None) == bundled("structural_eval")
     assert cached_url(unreachable, tmp_path) is None  # looking in the cache never downloads

@@ -19,7 +19,6 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-import warnings
 import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
@@ -63,9 +62,12 @@ def bundled(name: str) -> Path:
     return path
 
 
-def resolve_with_fallback(source: str | Path | None, default: str, name: str, **kwargs: object) -> Path:
-    """``source`` resolved; ``bundled`` means the bundled set; with no source, the official ``default``,
-    falling back (with a warning) to the bundled set when it cannot be fetched (offline)."""
+def resolve_or_official(source: str | Path | None, default: str, name: str, **kwargs: object) -> Path:
+    """``source`` resolved; ``bundled`` means mechbench's bundled set; with no source, the official ``default``.
+
+    Never a silent substitution: when the official data cannot be fetched, the error says so and names
+    ``-T data=bundled`` as the offline choice (a run on other data than the user believes is worse than none).
+    """
     if source == "bundled":
         return bundled(name)
     if source is not None:
@@ -73,8 +75,10 @@ def resolve_with_fallback(source: str | Path | None, default: str, name: str, **
     try:
         return resolve_source(default, **kwargs)  # type: ignore[arg-type]
     except DataSourceError as error:
-        warnings.warn(f"official {name} data unavailable ({error}); using mechbench's bundled set", stacklevel=2)
-        return bundled(name)
+        raise DataSourceError(
+            f"the official {name} data could not be fetched ({error}); for mechbench's own generated set, "
+            "offline, use -T data=bundled"
+        ) from None
 
 
 class DataSourceError(MechbenchError):

@@ -9,7 +9,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError, field_validator
 
 from mechbench import safejson
-from mechbench.data import HUB_ENDPOINT, DataSourceError, find_file, read_data_text, resolve_with_fallback, within
+from mechbench.data import HUB_ENDPOINT, DataSourceError, find_file, read_data_text, resolve_or_official, within
 from mechbench.topopt.generate import SUBJECT_KINDS
 
 SUBJECTS: tuple[str, ...] = tuple(f"{kind}_{level}" for kind in SUBJECT_KINDS for level in ("easy", "hard"))
@@ -56,7 +56,7 @@ def parse_subjects(subject: str | list[str]) -> list[str]:
 
 def subject_file(subject: str, source: str | Path | None = None, *, endpoint: str = HUB_ENDPOINT) -> Path:
     """Local path of ``<subject>.jsonl`` from a folder, an archive URL or the hub (downloaded once)."""
-    root = resolve_with_fallback(
+    root = resolve_or_official(
         source, DEFAULT_SOURCE, "sphyr", hub_paths=[f"datasets/{subject}.jsonl"], endpoint=endpoint
     )
     return within(root, find_file(root, f"{subject}.jsonl"))

@@ -25,7 +25,7 @@ from mechbench.data import (
     find_file,
     is_hub_id,
     read_data_text,
-    resolve_with_fallback,
+    resolve_or_official,
     within,
 )
 from mechbench.errors import MechbenchError
@@ -96,7 +96,7 @@ def heuristic_difficulty(model: FrameModel, category: str) -> int:
 
 def copy_root(source: str | Path | None) -> Path:
     """The local folder of the whole data source (the official copy's repository root, when it is one)."""
-    return resolve_with_fallback(source, DEFAULT_SOURCE, "structural_eval", hub_paths=None, hub_prefix="data/")
+    return resolve_or_official(source, DEFAULT_SOURCE, "structural_eval", hub_paths=None, hub_prefix="data/")
 
 
 def official_copy(source: str | Path | None) -> Path:
