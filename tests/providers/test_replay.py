@@ -24,7 +24,7 @@ def test_replies_by_id_and_prompt(tmp_path: Path) -> None:
         )
     )
     book = ReplayBook(path)
-    assert [book.reply("a", "", k) for k in range(4)] == ["first", "second", "third", ""]
+    assert [book.reply("a", "", k) for k in range(4)] == ["first", "second", "third", None]  # None: nothing recorded
     assert book.reply(None, "What is it?", 0) == "a beam"
     with pytest.raises(ReplayFileError, match="no recorded reply for sample 'b'"):
         book.reply("b", "other", 0)

@@ -20,7 +20,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolChoice, ToolInfo
 
 from mechbench.providers.baselines import BASELINES
-from mechbench.providers.replay import ReplayBook
+from mechbench.providers.replay import REPLAY_EXHAUSTED, ReplayBook
 
 CHARS_PER_TOKEN = 4
 
@@ -83,7 +83,14 @@ class MechbenchModel(ModelAPI):
             # Retry messages carry their attempt number (earlier turns are dropped from the conversation).
             last = next((m for m in reversed(input) if isinstance(m, ChatMessageUser)), None)
             attempt = int((last.metadata or {}).get("attempt", 0)) if last is not None else 0
-            reply = self.book.reply(sample_id, first.text if first is not None else prompt, attempt)
+            recorded = self.book.reply(sample_id, first.text if first is not None else prompt, attempt)
+            if recorded is None:
+                # Past the recorded attempts: nothing to replay. Say so instead of inventing an empty answer;
+                # multi-attempt solvers stop there and keep the last recorded one.
+                output = ModelOutput.from_content(model="mechbench/replay", content="")
+                output.metadata = {REPLAY_EXHAUSTED: True}
+                return output
+            reply = recorded
         else:
             reply = self.answer(prompt, self.seed)
         output = ModelOutput.from_content(model=f"mechbench/{self.model_name}", content=reply)

@@ -20,6 +20,10 @@ class ReplayFileError(MechbenchError):
     """The replay file is missing or malformed."""
 
 
+REPLAY_EXHAUSTED = "replay_exhausted"
+"""Metadata key of an output past the recorded replies (no reply to replay: not an answer)."""
+
+
 class ReplayBook:
     """Replies by sample id or prompt text, in recorded order."""
 
@@ -47,11 +51,11 @@ class ReplayBook:
                 raise ReplayFileError(f"{path.name} line {number}: needs id (or prompt) and reply (or replies)")
             self.by_key.setdefault(str(key), []).extend(replies)
 
-    def reply(self, sample_id: str | None, prompt: str, attempt: int) -> str:
-        """The recorded reply for this sample's attempt (0-based); empty past the last one."""
+    def reply(self, sample_id: str | None, prompt: str, attempt: int) -> str | None:
+        """The recorded reply for this sample's attempt (0-based); None past the last one."""
         replies = self.by_key.get(str(sample_id)) if sample_id is not None else None
         if replies is None:
             replies = self.by_key.get(prompt)
         if replies is None:
             raise ReplayFileError(f"no recorded reply for sample {sample_id!r}")
-        return replies[attempt] if attempt < len(replies) else ""
+        return replies[attempt] if attempt < len(replies) else None

@@ -98,3 +98,16 @@ def test_download_from_a_local_http_server(structural_data: Path, http_server, t
     log = _run(tmp_path, data=f"{base}/structural-eval.zip", filter="beam", debug=True)
     assert len(log.samples) == 5 and all(s.scores["structural_scorer"].value == 1.0 for s in log.samples)
     assert {s.metadata["truth_source"] for s in log.samples} == {"published", "solver"}
+
+
+def test_replay_with_default_retries_scores_the_recorded_answer(structural_data: Path, tmp_path: Path) -> None:
+    """One recorded (wrong) answer and the default 2 retries: no empty answers are invented for the retries."""
+    truth = json.loads((structural_data / "raw_models" / "beam_001.json").read_text())
+    wrong = json.dumps({**truth, "points": [{**p, "x": p["x"] * 2} for p in truth["points"]]})
+    file = _replay(tmp_path, [{"id": "beam_001", "reply": wrong}])
+    log = _run(tmp_path, "mechbench/replay", {"file": file}, data=str(structural_data), filter="beam_001")
+    (sample,) = log.samples
+    score = sample.scores["structural_scorer"]
+    assert len(score.metadata["attempts"]) == 1 and score.metadata["attempts"][0]["outcome"] == "wrong"
+    assert [m.role for m in sample.messages] == ["user", "assistant"] and sample.messages[-1].text == wrong
+    assert _metrics(log)["unparsable_replies"] == 0.0

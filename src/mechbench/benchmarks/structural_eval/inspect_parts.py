@@ -19,6 +19,7 @@ from mechbench.benchmarks.structural_eval.prompts import PromptStyle, feedback, 
 from mechbench.benchmarks.structural_eval.scoring import Scoring
 from mechbench.benchmarks.structural_eval.structured import PartialCredit, framecalc_response_schema
 from mechbench.frame import FrameModel
+from mechbench.providers.replay import REPLAY_EXHAUSTED
 from mechbench.reliability import generate_checked, judge_limiter
 
 ATTEMPTS_KEY = "structural_eval_attempts"
@@ -91,6 +92,7 @@ def structural_solver(
         truth_model, truth = FrameModel.parse(task.raw_model), task.response()
         opening = list(state.messages)
         attempts: list[dict[str, Any]] = []
+        previous_output = state.output
         for number in range(max_retries + 1):
             if debug:
                 state.output = ModelOutput.from_content(model="debug", content=json.dumps(task.raw_model))
@@ -98,7 +100,14 @@ def structural_solver(
             else:
                 if temperatures is not None:
                     config["temperature"] = temperatures[0] if number == 0 else temperatures[1]
+                answered = list(state.messages)
                 state = await generate_checked(state, generate, **config)
+                if number and (state.output.metadata or {}).get(REPLAY_EXHAUSTED):
+                    # A replay with no further recorded attempt: the last recorded answer stands, as recorded.
+                    state.messages = answered[:-1]
+                    state.output = previous_output
+                    break
+                previous_output = state.output
             # The judge solves up to four frames per reply: run it in a worker thread so that a large
             # answer never stalls the event loop (and with it every other sample's model calls).
             attempt: Attempt = await anyio.to_thread.run_sync(
