@@ -46,7 +46,9 @@ HUB_TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
 """Environment variables whose token is sent (as a bearer header, never in a URL) to the hub for gated datasets."""
 # Repetitions are bounded so that matching stays linear on any text (unbounded ones backtrack quadratically
 # on long runs of letters: 124 s on 100,000 characters).
-_SECRET_QUERY = re.compile(r"(?i)([?&](?:[a-z_]{0,40}token|[a-z_]{0,40}key|sig|signature|x-amz-[a-z-]{1,40})=)[^&#]*")
+# Not anchored at ? or &: whatever precedes a "…token=" / "…key=" / "sig=" pair, its value is masked (a masker
+# errs on the side of masking).
+_SECRET_QUERY = re.compile(r"(?i)((?:token|key|sig|signature|x-amz-[a-z-]{1,40})=)[^&#\s]*")
 _URL_CREDENTIALS = re.compile(r"(?i)([a-z][a-z0-9+.-]{0,30}://)[^/@\s]{0,512}@")
 
 
