@@ -27,6 +27,23 @@ app = typer.Typer(
 USAGE_ERROR = 2
 
 
+def _version(value: bool) -> None:
+    if value:
+        from mechbench import __version__
+
+        typer.echo(f"mechbench {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Evaluate language models on engineering mechanics, with physics deciding what is right."""
+
+
 ExecutorOption = Annotated[str, typer.Option(help="local (process pool) or ray.")]
 WorkersOption = Annotated[int | None, typer.Option(help="Parallel workers (default: all cores).")]
 RayAddressOption = Annotated[str | None, typer.Option(help="Join this Ray cluster instead of a local instance.")]

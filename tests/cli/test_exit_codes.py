@@ -129,3 +129,11 @@ def test_bad_sphyr_answers_are_zero_scores_with_reasons(tmp_path: Path) -> None:
     assert len(rows) == len(completions)
     for row in rows:
         assert row["valid_output_grid"] == 0.0 and row["score"] == 0.0 and row["invalid_reason"]
+
+
+def test_version() -> None:
+    from mechbench import __version__
+    from mechbench.cli import app
+
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.stdout.strip() == f"mechbench {__version__}"
