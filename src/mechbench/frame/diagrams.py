@@ -18,6 +18,7 @@ from mechbench.frame.loads import SpanLoads
 
 SAMPLES_PER_SEGMENT = 500
 _UNIT = np.linspace(0.0, 1.0, SAMPLES_PER_SEGMENT)
+_QUARTERS = np.array([0.25, 0.5, 0.75])
 
 
 @dataclass(frozen=True)
@@ -129,24 +130,34 @@ def peak_moments(
 
     Between cuts m is a polynomial with dm/ds = −v and v at most quadratic, so |m| peaks at a segment's
     ends — both one-sided limits at a concentrated moment or force — or where v changes sign inside it.
+    Every segment's quadratic comes from v at three interior points, all segments evaluated at once.
     """
     forces, moments, lines = _link_loads(span)
     out = {}
     for k in sorted(range(len(link_ids)), key=link_ids.__getitem__):
         f, mo, li = forces.get(k), moments.get(k), lines.get(k)
-        bounds = [0.0, *_cuts(lengths[k], f, mo, li), lengths[k]]
-        candidates = [np.array(bounds)]
-        _, _, left = _forces_at(np.array(bounds), end_forces[k], f, mo, li, before=True)
-        for lo, hi in pairwise(bounds):
-            if hi <= lo:
-                continue
-            probe = lo + (hi - lo) * np.array([0.25, 0.5, 0.75])  # v is exactly quadratic inside
-            _, v, _ = _forces_at(probe, end_forces[k], f, mo, li)
-            c2, c1, c0 = np.polyfit(probe, v, 2)
-            roots = np.roots([c2, c1, c0]) if abs(c2) > 0 or abs(c1) > 0 else np.array([])
-            real = roots[np.isreal(roots)].real
-            candidates.append(real[(real > lo) & (real < hi)])
-        s = np.concatenate(candidates)
+        bounds = np.array([0.0, *_cuts(lengths[k], f, mo, li), lengths[k]])
+        lo, hi = bounds[:-1], bounds[1:]
+        width = hi - lo
+        _, v, _ = _forces_at((lo[:, None] + width[:, None] * _QUARTERS).ravel(), end_forces[k], f, mo, li)
+        v1, v2, v3 = v.reshape(-1, 3).T
+        # v(u) = a u² + b u + c on u = (s − lo)/width, through u = 1/4, 1/2, 3/4.
+        qa = (v1 - 2 * v2 + v3) * 8.0
+        qb = (v3 - v1) * 2.0 - qa
+        qc = v2 - qa / 4 - qb / 2
+        with np.errstate(all="ignore"):
+            linear = np.abs(qa) <= 1e-12 * (np.abs(qb) + np.abs(qc) + 1e-300)
+            root = np.sqrt(np.maximum(qb * qb - 4 * qa * qc, 0.0))
+            has_roots = linear | (qb * qb - 4 * qa * qc >= 0)
+            u = np.concatenate(
+                [
+                    np.where(linear, -qc / qb, (-qb + root) / (2 * qa)),
+                    np.where(linear, np.nan, (-qb - root) / (2 * qa)),
+                ]
+            )
+        inside = np.tile(has_roots, 2) & np.isfinite(u) & (u > 0) & (u < 1)
+        s = np.concatenate([bounds, (np.tile(lo, 2) + np.tile(width, 2) * u)[inside]])
         _, _, m = _forces_at(s, end_forces[k], f, mo, li)
+        _, _, left = _forces_at(bounds, end_forces[k], f, mo, li, before=True)
         out[link_ids[k]] = float(max(np.abs(m).max(initial=0.0), np.abs(left).max(initial=0.0)))
     return out
