@@ -216,6 +216,9 @@ def main() -> None:
              for r in _records(args.data / "sphyr_v2", subject)]  # fmt: skip
     rows.append(optimum_row(mixed, "10×10 v2, all 16 subjects"))
     rows.append(optimum_row(v2_20, "20×20 v2-20 full_easy"))
+    mixed_20 = [r for subject in sorted(p.stem for p in (args.data / "sphyr_v2_20").glob("*.jsonl"))
+                for r in _records(args.data / "sphyr_v2_20", subject)]  # fmt: skip
+    rows.append(optimum_row(mixed_20, "20×20 v2-20, all 16 subjects"))
     v1 = [*_records(args.data / "sphyr", "full_easy"), *_records(args.data / "sphyr", "full_hard")]
     subject = subject_rescoring(v1, workers=2)
     demos = [] if args.skip_demo else [demo_run(hog=False), demo_run(hog=True)]
