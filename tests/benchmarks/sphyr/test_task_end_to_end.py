@@ -77,3 +77,30 @@ def test_invalid_replies_are_scored_not_lost(sphyr_data: Path, tmp_path: Path) -
     assert any(r.startswith("invalid grid: wrong row count: 2 rows") for r in reasons)
     by_key = {score.name: score.metrics for score in log.results.scores}
     assert by_key["invalid_output_grid"]["mean"].value == 1.0
+
+
+@pytest.mark.parametrize("reference", ["published", "best"])
+def test_20x20_grids_end_to_end_with_physics(shared: Path, tmp_path: Path, reference: str) -> None:
+    """v2-20 (20×20) samples through Inspect: prompt, parser, cell metrics and physics; the reference's names."""
+    from mechbench.benchmarks.sphyr.physics_scoring import physics_score
+    from mechbench.tasks import sphyr
+
+    folder = shared / "sphyr_v2_20"
+    (log,) = inspect_eval(
+        sphyr(subject="1_random_cell_easy,full_hard", data=str(folder), samples="2", reference=reference),
+        model="mechbench/solid",
+        log_dir=str(tmp_path),
+        display="none",
+    )
+    assert log.status == "success" and len(log.samples) == 4
+    names = {s.name for s in log.results.scores}
+    ours, other = ("topology_score", "topology_score_best")[:: 1 if reference == "published" else -1]
+    assert ours in names and other not in names
+    for sample in log.samples:
+        assert len(sample.metadata["ground_truth"]) == 20 and sample.input.count("\n") > 20  # the 20-row grid
+        value = next(iter(sample.scores.values())).value
+        assert value["valid_output_grid"] == 1.0
+        truth, inputs = sample.metadata["ground_truth"], sample.metadata["input_grid"]
+        answer = [[("1" if t == "V" else t) for t in row] for row in inputs]
+        expected = physics_score(inputs, truth, answer, reference=reference).metrics()
+        assert value[ours] == pytest.approx(expected[ours], rel=1e-12)
