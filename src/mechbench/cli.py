@@ -390,7 +390,7 @@ def eval_command(
     ctx: typer.Context,
     task: Annotated[str, typer.Argument(help="sphyr, structural_eval, seesim (or any Inspect task spec).")],
 ) -> None:
-    """``inspect eval`` with mechbench's reliability defaults; other options go to Inspect (``inspect eval --help``).
+    """'inspect eval' with mechbench's reliability defaults; other options go to Inspect ('inspect eval --help').
 
     Adds, unless given: --continue-on-fail, --retry-on-error 3, --log-buffer 1 (each finished sample is in the log
     at once, so a killed run loses none), --log-level-transcript http (retries and their causes in the log) and,
@@ -406,7 +406,7 @@ def eval_retry_command(
     ctx: typer.Context,
     log: Annotated[str, typer.Argument(help="Log file of the interrupted or failed run.")],
 ) -> None:
-    """Resume a killed or failed run (``inspect eval-retry`` with the same defaults): only unfinished samples run."""
+    """Resume a killed or failed run ('inspect eval-retry' with the same defaults): only unfinished samples run."""
     from mechbench.eval_command import eval_retry_argv
 
     _run_inspect(eval_retry_argv([log], list(ctx.args)))

@@ -137,3 +137,21 @@ def test_version() -> None:
 
     result = CliRunner().invoke(app, ["--version"])
     assert result.exit_code == 0 and result.stdout.strip() == f"mechbench {__version__}"
+
+
+def test_help_texts_show_no_markup() -> None:
+    from mechbench.cli import app
+
+    commands = [
+        [],
+        ["eval"],
+        ["eval-retry"],
+        ["score", "sphyr"],
+        ["validate", "sphyr"],
+        ["solve"],
+        ["report"],
+        ["demo"],
+    ]
+    for command in commands:
+        text = CliRunner().invoke(app, [*command, "--help"]).stdout
+        assert "``" not in text and ":func:" not in text and ":class:" not in text, command
