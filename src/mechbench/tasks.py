@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from inspect_ai import Task, task
 
 from mechbench.benchmarks.seesim.dataset import load_items
@@ -26,6 +28,8 @@ from mechbench.benchmarks.structural_eval.structured import (
 )
 from mechbench.data import redact_url
 from mechbench.reliability import generate_config, reliable_generate
+
+logger = logging.getLogger(__name__)
 
 
 @task
@@ -200,6 +204,11 @@ def seesim(
         raise ValueError("fps must be positive and max_frames at least 1")
     selected = [f.strip() for f in files.split(",")] if isinstance(files, str) else files
     items, skipped = load_items(data, modality, domain, selected)
+    if skipped:  # said on the console too, not only in the log: the run asks fewer questions than published
+        logger.warning(
+            f"SeeSim {modality}: {len(skipped)} file(s) have no {modality} media and are left out "
+            f"({', '.join(skipped)}); their questions are not asked"
+        )
     return Task(
         dataset=seesim_dataset(items, modality, video_mode, fps, max_frames),
         solver=seesim_solver(),

@@ -52,6 +52,7 @@ def test_report_has_every_leaderboard(logs: Path, tmp_path: Path) -> None:
     for heading in ("## StructuralEval", "## StructuralEval ladder", "## SeeSim", "## SPhyR", "## Runs"):
         assert heading in md
     assert "| mechbench/replay |" in md and "full_easy" in md and "1_random_cell_hard" in md
+    assert "files left out (no media)" in md  # SeeSim says which files had no media (none for text here)
     assert (tmp_path / "out" / "failure_0.png").is_file()  # the wrong beam drawn beside the truth
     for name in ("sphyr.png", "structural_ladder.png", "seesim.png"):
         assert Image.open(tmp_path / "out" / name).size[0] > 300

@@ -146,7 +146,14 @@ def build_report(log_dir: str | Path, max_failures: int = 4) -> Report:
         elif run.benchmark == "sphyr":
             sphyr.extend(_sphyr_rows(log, run))
         elif run.benchmark == "seesim":
-            seesim.append({**row, "modality": run.task_args.get("modality", "image")})
+            left_out = (log.eval.metadata or {}).get("skipped_for_missing_media") or []
+            seesim.append(
+                {
+                    **row,
+                    "modality": run.task_args.get("modality", "image"),
+                    "left_out": shown(", ".join(map(str, left_out))) or "none",
+                }
+            )
     return Report(
         runs=runs,
         structural=structural,

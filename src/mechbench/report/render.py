@@ -204,6 +204,7 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
                     ("validation_accuracy", "validation"),
                     ("unparsable", "unparsable"),
                     ("samples", "samples"),
+                    ("left_out", "files left out (no media)"),
                 ],
             )
         )

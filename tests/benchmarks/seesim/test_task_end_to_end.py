@@ -92,9 +92,11 @@ def test_random_baseline_is_seeded_and_files_filter(seesim_data: Path, tmp_path:
     assert "fluid_File_7" in _metrics(logs[0])
 
 
-def test_missing_video_is_skipped_and_recorded(seesim_data: Path) -> None:
+def test_missing_video_is_skipped_and_recorded(seesim_data: Path, caplog: pytest.LogCaptureFixture) -> None:
     task = seesim(modality="video", domain="fluid", data=str(seesim_data))
     assert task.metadata["skipped_for_missing_media"] == ["fluid/File_9"]  # fluid File_3.mp4 is not in the data
+    # Said on the console too (Inspect shows warnings), not only in the log.
+    assert any("left out (fluid/File_9)" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
 
 
 def test_download_archive_from_local_http_server(seesim_data: Path, http_server, tmp_path: Path) -> None:
