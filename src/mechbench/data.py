@@ -227,14 +227,7 @@ def _extract(archive: Path, target: Path) -> None:
                 _check_members(archive.name, [(m.name, m.size, m.isdir()) for m in members])
                 tf.extractall(tmp, filter="data")
         os.replace(tmp, target)
-    except (
-        zipfile.BadZipFile,
-        tarfile.TarError,
-        EOFError,
-        zlib.error,
-        NotImplementedError,
-        UnicodeDecodeError,
-    ) as error:
+    except _UNREADABLE_ARCHIVE as error:
         # NotImplementedError: a zip member claiming an unknown version or compression method;
         # UnicodeDecodeError: a member name flagged UTF-8 that is not.
         raise DataSourceError(f"{archive.name} is not a readable archive: {error}") from None

@@ -86,7 +86,12 @@ class Assembly:
         """Compliance (∞ when rejected) and displacements of the cell densities ``rho``."""
         self.solves += 1
         young = _kernels.young_moduli(np.ascontiguousarray(rho, dtype=float).ravel(), penalty)
-        return _kernels.solve_cells(young, self.ke, self.emap, self.edofs, self.free_dofs, self.force, self.kd)
+        return _kernels.solve_cells(young, *self.kernel_args)
+
+    @property
+    def kernel_args(self) -> tuple:
+        """The load case's arrays in the order every solving kernel takes them."""
+        return self.ke, self.emap, self.edofs, self.free_dofs, self.force, self.kd
 
     def energies(self, u: np.ndarray) -> np.ndarray:
         return _kernels.unit_energies(u, self.ke, self.edofs)
@@ -154,12 +159,7 @@ def simp(problem: ReferenceProblem, penalty: float, start: np.ndarray | None, as
         MOVE_LIMIT,
         MAX_ITERATIONS,
         CHANGE_TOLERANCE,
-        assembly.ke,
-        assembly.emap,
-        assembly.edofs,
-        assembly.free_dofs,
-        assembly.force,
-        assembly.kd,
+        *assembly.kernel_args,
     )
     assembly.solves += solves
     return rho.reshape(problem.free.shape)
@@ -224,7 +224,9 @@ def _scan(values: np.ndarray, best_c: float) -> tuple[int, float]:
     return chosen, best_c
 
 
-def _swap_values(design: np.ndarray, sources: np.ndarray, targets: np.ndarray, assembly: Assembly) -> np.ndarray:
+def _swap_values(
+    design: np.ndarray, sources: np.ndarray, targets: np.ndarray, pairs: np.ndarray, assembly: Assembly
+) -> np.ndarray:
     """Compliance of every swap, source-major: screened by a low-rank update, contenders solved exactly.
 
     Only swaps within a relative 1e-6 of the best screened value can decide the running-best scan (every
@@ -232,8 +234,7 @@ def _swap_values(design: np.ndarray, sources: np.ndarray, targets: np.ndarray, a
     solve, so the scan sees exact values wherever it matters. If the screen fails or disagrees with the
     exact values, every swap is solved exactly.
     """
-    args = (assembly.ke, assembly.emap, assembly.edofs, assembly.free_dofs, assembly.force, assembly.kd)
-    pairs = np.stack(np.meshgrid(sources, targets, indexing="ij"), axis=-1).reshape(-1, 2)
+    args = assembly.kernel_args
     ok, screened = _kernels.swap_screen(design, sources, targets, *args)
     screened = screened.ravel()
     assembly.solves += 1
@@ -262,10 +263,9 @@ def polish(problem: ReferenceProblem, start: np.ndarray, assembly: Assembly) -> 
             break
         pairs = np.stack(np.meshgrid(sources, targets, indexing="ij"), axis=-1).reshape(-1, 2)
         if math.isfinite(best_c):
-            values = _swap_values(design, sources, targets, assembly)
+            values = _swap_values(design, sources, targets, pairs, assembly)
         else:  # any finite swap improves an infinite start: no screening shortcut applies
-            args = (assembly.ke, assembly.emap, assembly.edofs, assembly.free_dofs, assembly.force, assembly.kd)
-            values = _kernels.swap_exact(design, np.ascontiguousarray(pairs), *args)
+            values = _kernels.swap_exact(design, np.ascontiguousarray(pairs), *assembly.kernel_args)
             assembly.solves += len(pairs)
         chosen, best_c = _scan(values, best_c)
         if chosen < 0:

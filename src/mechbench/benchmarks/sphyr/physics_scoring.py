@@ -23,7 +23,6 @@ from pydantic import BaseModel
 from mechbench.topopt import Problem, reference_optimum
 from mechbench.topopt.fea import solve
 from mechbench.topopt.grid import DOWN, LOAD, MASK, SUPPORT, Gravity, densities, load_case
-from mechbench.topopt.optimum_cache import cached_reference
 from mechbench.topopt.threads import single_threaded
 
 Reference = Literal["published", "best"]
@@ -145,6 +144,9 @@ def physics_score(
     free, pinned = design_space(input_grid, truth, truth_rho)
     volume, truth_volume = float(rho.mean()), float(truth_rho.mean())
     if reference == "published":
+        # Imported here: it loads numba, which Inspect would otherwise pay at every start-up.
+        from mechbench.topopt.optimum_cache import cached_reference
+
         optimal, origin = cached_reference(case, free, pinned, truth_volume, truth_rho)
     else:
         best = reference_optimum(Problem(case, free, pinned, float(truth_rho.sum())), seeds=[truth_rho])

@@ -49,24 +49,28 @@ def read_results_file(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-def rescore_record(record: dict[str, Any], position: int, parser: Parser = "current") -> GridScore:
-    """Score one record: the truth and input from the record, the completion as the reply.
-
-    A missing or non-text completion is an answer like any other: it scores 0 with its reason.
-    """
+def record_grids(record: dict[str, Any], position: int) -> tuple[list[list[str]], list[list[str]]]:
+    """(input grid, ground truth) of a record: the input from ``input_grid`` or the published prompt."""
     where = f"record {position}"
     if "ground_truth" not in record:
         raise DataSourceError(f"{where}: no ground_truth")
     truth = _grid(record["ground_truth"], "ground_truth", where)
     if "input_grid" in record:
-        input_grid = _grid(record["input_grid"], "input_grid", where)
-    elif isinstance(record.get("prompt"), str):
+        return _grid(record["input_grid"], "input_grid", where), truth
+    if isinstance(record.get("prompt"), str):
         try:
-            input_grid = grid_from_prompt(record["prompt"])
+            return grid_from_prompt(record["prompt"]), truth
         except ValueError as error:
             raise DataSourceError(f"{where}: {error}") from None
-    else:
-        raise DataSourceError(f"{where}: needs input_grid or the published prompt")
+    raise DataSourceError(f"{where}: needs input_grid or the published prompt")
+
+
+def rescore_record(record: dict[str, Any], position: int, parser: Parser = "current") -> GridScore:
+    """Score one record: the truth and input from the record, the completion as the reply.
+
+    A missing or non-text completion is an answer like any other: it scores 0 with its reason.
+    """
+    input_grid, truth = record_grids(record, position)
     completion = record.get("completion")
     reply = completion if isinstance(completion, str) else ""
     return score_grid(input_grid, truth, reply, parser)
@@ -112,14 +116,7 @@ def rescore(
     if physics:
         jobs = []
         for position, (record, s) in enumerate(zip(records, scores, strict=True)):
-            where = f"record {position}"
-            truth = _grid(record["ground_truth"], "ground_truth", where)
-            input_grid = (
-                _grid(record["input_grid"], "input_grid", where)
-                if "input_grid" in record
-                else grid_from_prompt(record["prompt"])
-            )
-            jobs.append((input_grid, truth, s.parsed_grid, gravity, reference))
+            jobs.append((*record_grids(record, position), s.parsed_grid, gravity, reference))
         for row, fields in zip(rows, run_batch(physics_job, jobs, **executor), strict=True):
             row.update(fields)
             for name in names:

@@ -110,7 +110,8 @@ def official_copy(source: str | Path | None) -> Path:
         )
     if source is not None and is_hub_id(str(source)) and not Path(str(source)).exists():
         return fetch_hub_files(str(source), [RUNNER_FILE, PROMPTS_FILE])
-    return within(copy_root(source), find_file(copy_root(source), RUNNER_FILE)).parent
+    root = copy_root(source)
+    return within(root, find_file(root, RUNNER_FILE)).parent
 
 
 def data_root(source: str | Path | None) -> Path:
