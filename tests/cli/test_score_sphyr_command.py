@@ -82,3 +82,16 @@ def test_bad_files_are_usage_errors(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
     result = runner.invoke(app, ["score", "sphyr", str(no_truth), "--parser", "fancy"])
     assert result.exit_code == 2 and "--parser must be one of" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--reference", "worst"], "--reference must be one of published, best, got 'worst'"),
+        (["--gravity", "sideways"], "--gravity: gravity must be one of down, up, right, left"),
+    ],
+)
+def test_bad_physics_options_are_one_line_usage_errors(sphyr_data: Path, args: list[str], message: str) -> None:
+    path = sphyr_data / "recorded_completions" / "gpt-4.1-2025-04-14" / "full_easy_results.json"
+    result = runner.invoke(app, ["score", "sphyr", str(path), "--physics", *args])
+    assert result.exit_code == 2 and message in result.stderr and result.stderr.count("\n") == 1
