@@ -1,0 +1,167 @@
+"""The SeeSim media of a generated simulation: a result plot (PNG) and an animation (GIF), as an engineer would
+plot them, with colour bars and units. Same run, same bytes (no timestamps in the files)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+from PIL import Image
+
+from mechbench.simulation import plane_stress as ps
+from mechbench.simulation.flow import FlowRun
+from mechbench.simulation.structural import StructuralRun
+from mechbench.simulation.units import FlowUnits
+
+DPI = 100
+FRAME_MS = 250
+
+
+def _figure(width: float, height: float):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), dpi=DPI)
+
+
+def _png(fig) -> bytes:
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def _gif(frames: list[bytes]) -> bytes:
+    images = [
+        Image.open(io.BytesIO(frame)).convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+        for frame in frames
+    ]
+    buffer = io.BytesIO()
+    images[0].save(buffer, format="GIF", save_all=True, append_images=images[1:], duration=FRAME_MS, loop=0)
+    return buffer.getvalue()
+
+
+def _deformation_scale(run: StructuralRun) -> float:
+    """Displacements drawn at a scale that makes the largest 4 % of the part's size (as post-processors do)."""
+    peak = max(float(np.abs(u).max()) for _, u, _ in run.frames)
+    size = max(run.part.solid.shape) * run.part.h
+    return 0.04 * size / peak if peak > 0 else 0.0
+
+
+def _structural_axes(fig, run: StructuralRun, u: np.ndarray, stress: np.ndarray, scale: float, vmax: float, label: str):
+    part = run.part
+    rows, cols = part.solid.shape
+    xy = ps.Body(part.solid, part.h, part.thickness, 1.0, 0.3).node_xy() + scale * u.reshape(-1, 2)
+    x = xy[:, 0].reshape(rows + 1, cols + 1)
+    y = rows * part.h - xy[:, 1].reshape(rows + 1, cols + 1)  # drawn with +y up, from the bottom edge
+    field = np.ma.masked_array(ps.von_mises(stress), mask=~part.solid)
+    ax = fig.add_subplot(1, 1, 1)
+    mesh = ax.pcolormesh(x, y, field, cmap="jet", vmin=0.0, vmax=vmax, shading="flat")
+    fixed_nodes = np.unique(run.fixed // 2)
+    ax.plot(x.ravel()[fixed_nodes], y.ravel()[fixed_nodes], "k^", markersize=3, label="supported nodes")
+    bar = fig.colorbar(mesh, ax=ax, shrink=0.85)
+    bar.set_label("Equivalent (von Mises) stress [MPa]")
+    ax.set_aspect("equal")
+    ax.set_xlabel("x [mm]")
+    ax.set_ylabel("y [mm]")
+    ax.set_title(f"{part.title}, {run.material.name}: {label}\n(deformation × {scale:.3g})", fontsize=9)
+    ax.legend(loc="upper right", fontsize=7)
+    return ax
+
+
+def _aspect_size(rows: int, cols: int, base: float = 8.0) -> tuple[float, float]:
+    return base, float(np.clip(base * rows / cols + 1.4, 3.0, 7.0))
+
+
+def structural_image(run: StructuralRun) -> bytes:
+    """The von Mises field at the most loaded instant, on the deformed part."""
+    fig = _figure(*_aspect_size(*run.part.solid.shape))
+    vmax = float(ps.von_mises(run.stress)[run.part.solid].max()) or 1.0
+    _structural_axes(fig, run, run.displacement, run.stress, _deformation_scale(run), vmax, run.facts["shown"])
+    fig.tight_layout()
+    return _png(fig)
+
+
+def structural_video(run: StructuralRun) -> bytes:
+    """The load history as an animation (load ramp, load cycles or the transient after the blow)."""
+    scale = _deformation_scale(run)
+    vmax = max(float(ps.von_mises(s)[run.part.solid].max()) for _, _, s in run.frames) or 1.0
+    frames = []
+    for label, u, stress in run.frames:
+        fig = _figure(*_aspect_size(*run.part.solid.shape, base=6.0))
+        _structural_axes(fig, run, u, stress, scale, vmax, label)
+        fig.tight_layout()
+        frames.append(_png(fig))
+    return _gif(frames)
+
+
+def _flow_axes(
+    fig, run: FlowRun, units: FlowUnits, speed: np.ndarray, position: int, count: int, title: str, vmax: float
+):
+    ny, nx = run.solid.shape
+    extent = (0.0, nx * units.dx * 1e3, 0.0, ny * units.dx * 1e3)
+    ax = fig.add_subplot(count, 1, position)
+    field = np.ma.masked_array(speed * units.velocity, mask=run.solid)
+    image = ax.imshow(field, origin="lower", extent=extent, cmap="jet", vmin=0.0, vmax=vmax * units.velocity)
+    ax.imshow(
+        np.ma.masked_array(np.ones_like(speed), mask=~run.solid),
+        origin="lower",
+        extent=extent,
+        cmap="gray",
+        vmin=0,
+        vmax=2,
+    )
+    bar = fig.colorbar(image, ax=ax, shrink=0.9)
+    bar.set_label("Velocity magnitude [m/s]", fontsize=8)
+    ax.set_xlabel("x [mm]")
+    ax.set_ylabel("y [mm]")
+    ax.set_title(title, fontsize=9)
+    return ax, extent
+
+
+def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
+    """Velocity magnitude with streamlines at the end of the run (and the temperature, when heated)."""
+    heated = run.facts["heated"]
+    ny, nx = run.solid.shape
+    fig = _figure(8.0, 2 * (8.0 * ny / nx + 1.2) if heated else 8.0 * ny / nx + 1.4)
+    speed = np.hypot(run.ux, run.uy)
+    ax, extent = _flow_axes(
+        fig, run, units, speed, 1, 2 if heated else 1, f"{units.title}: {units.final_label}", float(speed.max())
+    )
+    x = np.linspace(extent[0], extent[1], nx)
+    y = np.linspace(extent[2], extent[3], ny)
+    ax.streamplot(
+        x,
+        y,
+        np.where(run.solid, 0.0, run.ux),
+        np.where(run.solid, 0.0, run.uy),
+        color="white",
+        linewidth=0.5,
+        density=1.2,
+        arrowsize=0.6,
+    )
+    if heated:
+        hot = fig.add_subplot(2, 1, 2)
+        temperature = np.ma.masked_array(units.temperature(run.temperature), mask=run.solid)
+        image = hot.imshow(temperature, origin="lower", extent=extent, cmap="inferno")
+        bar = fig.colorbar(image, ax=hot, shrink=0.9)
+        bar.set_label("Temperature [°C]", fontsize=8)
+        hot.set_xlabel("x [mm]")
+        hot.set_ylabel("y [mm]")
+        hot.set_title("Temperature (gravity acts downward in the picture)", fontsize=9)
+    fig.tight_layout()
+    return _png(fig)
+
+
+def flow_video(run: FlowRun, units: FlowUnits) -> bytes:
+    """The flow developing over the run, velocity magnitude on one colour scale."""
+    ny, nx = run.solid.shape
+    vmax = max(float(s.max()) for _, s in run.frames) or 1.0
+    frames = []
+    for step, speed in run.frames:
+        fig = _figure(6.0, 6.0 * ny / nx + 1.3)
+        _flow_axes(fig, run, units, speed, 1, 1, f"{units.title}: {units.step_label(step)}", vmax)
+        fig.tight_layout()
+        frames.append(_png(fig))
+    return _gif(frames)

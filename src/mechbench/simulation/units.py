@@ -1,0 +1,65 @@
+"""Lattice units of a flow run turned into the physical units its media and report are written in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from mechbench.simulation.flow import FLUIDS, GRAVITY, U_LATTICE, FlowRun
+
+AMBIENT = 20.0
+"""Inflow temperature (°C)."""
+TITLES = {
+    "channel": "Flow between parallel plates",
+    "cylinder": "Flow past a cylinder in a channel",
+    "step": "Flow over a backward-facing step",
+    "heated_cylinder": "Flow past a heated cylinder in a channel",
+}
+
+
+@dataclass(frozen=True)
+class FlowUnits:
+    """Scales from lattice to SI for one run (cell size, time step, velocity, pressure, temperature)."""
+
+    dx: float  # m per cell
+    dt: float  # s per step
+    velocity: float  # m/s per lattice velocity unit
+    pressure: float  # Pa per lattice pressure unit
+    wall_rise: float  # K: the heated wall above the inflow
+    title: str
+    transient: bool
+    steps: int
+
+    def temperature(self, lattice: np.ndarray) -> np.ndarray:
+        """°C of a lattice temperature (0 at the inflow, 1 on the heated wall)."""
+        return AMBIENT + self.wall_rise * lattice
+
+    def step_label(self, step: int) -> str:
+        """How a frame is labelled: physical time for a transient run, the iteration for a steady one."""
+        return f"t = {step * self.dt:.3g} s" if self.transient else f"iteration {step}"
+
+    @property
+    def final_label(self) -> str:
+        return self.step_label(self.steps)
+
+
+def flow_units(run: FlowRun) -> FlowUnits:
+    """The physical scales of ``run``: its characteristic length is ``setup.length`` metres."""
+    setup = run.setup
+    nu, density, expansion = FLUIDS[setup.fluid]
+    dx = setup.length / run.scale
+    lattice_length = run.facts["reynolds"] * run.facts["viscosity_lattice"] / U_LATTICE
+    speed = setup.reynolds * nu / (lattice_length * dx)  # the mean inflow speed, m/s
+    velocity = speed / U_LATTICE
+    rise = setup.richardson * speed**2 / (GRAVITY * expansion * setup.length) if run.facts["heated"] else 0.0
+    return FlowUnits(
+        dx=dx,
+        dt=dx / velocity,
+        velocity=velocity,
+        pressure=density * velocity**2,
+        wall_rise=rise,
+        title=TITLES[setup.configuration],
+        transient=run.facts["transient"],
+        steps=run.steps,
+    )
