@@ -341,6 +341,47 @@ def generate_sphyr_command(
     typer.echo(f"wrote {len(written)} subjects × {n} samples to {output}")
 
 
+@generate_app.command("seesim")
+def generate_seesim_command(
+    output: Annotated[Path, typer.Option("-o", "--output", help="Folder to write (SeeSim layout).")],
+    n: Annotated[int, typer.Option("--n", help="Simulations per domain (structural and fluid).")] = 20,
+    seed: Annotated[int, typer.Option(help="Random seed (same seed, same bytes).")] = 1,
+    questions: Annotated[
+        str | None,
+        typer.Option(
+            help="Question wording: a SeeSim copy (folder or archive URL), 'mechbench' for mechbench's own wording; "
+            "default: the publisher's copy, or mechbench's wording (said on the console) when it cannot be read."
+        ),
+    ] = None,
+    executor: ExecutorOption = "local",
+    workers: WorkersOption = None,
+    ray_address: RayAddressOption = None,
+) -> None:
+    """SeeSim simulations (plane-stress FE and lattice-Boltzmann flow) with image, video and report, answered from
+    the physics."""
+    from mechbench.simulation.seesim_set import write_seesim
+
+    if n < 1:
+        fail("--n must be at least 1")
+    try:
+        table = write_seesim(
+            output,
+            n,
+            seed,
+            questions,
+            warn=lambda m: typer.echo(f"warning: {m}", err=True),
+            **executor_args(executor, workers, ray_address),
+        )
+    except MechbenchError as error:
+        fail(str(error))
+    typer.echo(f"wrote {n} structural and {n} fluid simulations to {output}")
+    typer.echo(
+        f"answers: {table['answers']}, always-True {table['always_true']:.1%}, always-False {table['always_false']:.1%}"
+    )
+    for row in table["questions"].values():
+        typer.echo(f"  {row['domain']:<10} {row['true']:>3}/{row['files']:<3} True  {row['question']}")
+
+
 @app.command()
 def demo(
     out: Annotated[Path, typer.Option("-o", "--out", help="Folder for results and drawings.")] = Path("mechbench-out"),

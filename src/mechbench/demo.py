@@ -5,7 +5,8 @@ every task 1.0) and with a replay of deliberately flawed answers (the tasks take
 each planted mistake is solved and judged when the replay file is written, and kept only if it lands on its
 step, so every one changes what the solver finds). SPhyR runs all 16 subjects with the empty, solid and random
 baselines, physics on.
-SeeSim runs its True/False baselines when an official copy is in the cache (it has no bundled data).
+SeeSim runs the always-True and always-False baselines on the bundled generated simulations, as images, videos
+and text reports.
 Logs go to ``OUT/logs``, the report to ``OUT/report``.
 """
 
@@ -19,11 +20,9 @@ from pathlib import Path
 
 from inspect_ai import eval as inspect_eval
 
-from mechbench.benchmarks.seesim.dataset import official_source as seesim_source
 from mechbench.benchmarks.structural_eval.check import check_reply
 from mechbench.benchmarks.structural_eval.dataset import StructuralTask, load_tasks
 from mechbench.benchmarks.structural_eval.scoring import DEFAULT_TOLERANCE
-from mechbench.data import cached_url
 from mechbench.frame import FrameModel
 from mechbench.report import build_report, write_report
 from mechbench.tasks import seesim, sphyr_suite, structural_eval
@@ -105,12 +104,6 @@ def flawed_replies(path: Path) -> dict[str, str]:
     return intended
 
 
-def _official_seesim() -> str | None:
-    """The official SeeSim copy if one is already in the cache (the demo never downloads)."""
-    folder = cached_url(seesim_source())
-    return str(folder) if folder is not None else None
-
-
 def run_demo(out: Path, echo: Callable[[str], None] = print) -> Path:
     """Run every benchmark offline on mechbench's own data and write logs and a report into ``out``."""
     logs = out / "logs"
@@ -125,10 +118,9 @@ def run_demo(out: Path, echo: Callable[[str], None] = print) -> Path:
         "data: mechbench's own generated set, bundled with the package (src/mechbench/bundled, see GENERATED.md); "
         "no official benchmark data, no network, no API key"
     )
-    seesim_models = ", always-true, always-false (SeeSim)" if _official_seesim() else ""
     echo(
         "models: the ground truth (StructuralEval debug), mechbench/replay of planted mistakes, "
-        f"mechbench/empty, solid, random (SPhyR){seesim_models}"
+        "mechbench/empty, solid, random (SPhyR), mechbench/always-true, always-false (SeeSim)"
     )
 
     def scored(logs_done: list) -> str:
@@ -156,13 +148,11 @@ def run_demo(out: Path, echo: Callable[[str], None] = print) -> Path:
         step(f"SPhyR: 16 subjects × 8 generated samples, baseline {baseline}, physics on")
         done = inspect_eval(sphyr_suite("all", data="bundled"), model=f"mechbench/{baseline}", max_tasks=4, **common)
         echo(scored(done))
-    official = _official_seesim()
-    if official:
+    for modality in ("image", "video", "text"):
+        step(f"SeeSim: 12 generated simulations as {modality}, baselines always-true and always-false")
         for baseline in ("always-true", "always-false"):
-            step(f"SeeSim: text reports, baseline {baseline}")
-            inspect_eval(seesim(modality="text", data=official), model=f"mechbench/{baseline}", **common)
-    else:
-        step("SeeSim: skipped (no official copy in the cache; mechbench ships no SeeSim data)")
+            done = inspect_eval(seesim(modality=modality, data="bundled"), model=f"mechbench/{baseline}", **common)
+            echo(scored(done))
     step("report")
     paths = write_report(build_report(logs), out / "report")
     step(f"done: {paths['html']}")

@@ -14,6 +14,7 @@ from typing import Any
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from pydantic import BaseModel
 
+from mechbench.benchmarks.seesim.dataset import VERIFIED_QUESTIONS_SHA256 as SEESIM_VERIFIED_SHA256
 from mechbench.data import redact_url
 
 LADDER_STEPS = ("geometry", "supports", "hinges", "loads", "correct")
@@ -136,8 +137,15 @@ def _sphyr_rows(log: EvalLog, run: Run) -> list[dict[str, Any]]:
 
 
 Z95 = 1.959963984540054
-PUBLISHED = {("seesim", "mechbench/always-true"): (127 / 240, "127/240: the published always-True rate")}
-"""Published numbers shown beside mechbench's where a run measures the same thing."""
+PUBLISHED = {
+    ("seesim", "mechbench/always-true"): (
+        127 / 240,
+        "127/240: the published always-True rate",
+        SEESIM_VERIFIED_SHA256[:12],
+    )
+}
+"""Published numbers shown beside mechbench's where a run measures the same thing on the same data (the data
+hash a run logs must be the published copy's: a generated set has its own answers)."""
 
 
 def _protocol(benchmark: str, args: dict[str, Any], meta: dict[str, Any]) -> str:
@@ -187,7 +195,8 @@ def _leaderboard(pooled: dict[tuple, tuple[list[float], list[float], str]]) -> l
     rows = []
     for (benchmark, model, protocol, data, digest), (values, weights, metric) in sorted(pooled.items()):
         mean, half = _interval(values, weights)
-        published = PUBLISHED.get((benchmark, model))
+        entry = PUBLISHED.get((benchmark, model))
+        published = entry[:2] if entry and entry[2] == digest else None
         rows.append(
             {
                 "benchmark": benchmark,

@@ -76,7 +76,7 @@ STRUCTURAL_RULES = (
         "Could the part fail by buckling?",
         f"the linear buckling load factor of the static load is below the larger of {structural.BUCKLING_MARGIN:g} "
         "and the strength factor of safety (∞ without compression)",
-        lambda f: f["buckling_factor"] < max(structural.BUCKLING_MARGIN, f["factor_of_safety"]),
+        lambda f: f["buckling_factor"] is not None and f["buckling_factor"] < f["buckling_bound"],
     ),
     Rule(
         "g79d4e72b36d9105834a",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
+import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
@@ -222,10 +223,13 @@ def rigid_modes_left(body: Body, fixed: np.ndarray) -> np.ndarray:
     return (modes @ vt[rank:].T) * body.active[:, None]
 
 
-def buckling_factor(body: Body, stress: np.ndarray, fixed: np.ndarray) -> float:
-    """Smallest positive load factor λ with (K + λ K_G) φ = 0 for the prestress ``stress``; ∞ without one.
+def buckling_factor(body: Body, stress: np.ndarray, fixed: np.ndarray, below: float) -> float:
+    """Smallest positive load factor λ with (K + λ K_G) φ = 0 for the prestress ``stress``, if it is below ``below``;
+    ∞ otherwise (and without compression anywhere, which cannot buckle).
 
-    A part with no compression anywhere cannot buckle (λ = ∞ without an eigen-solve).
+    Whether λ < ``below`` is decided exactly by inertia: K + Λ K_G stays positive definite (its Cholesky
+    factorisation exists) for every Λ below the first buckling factor. The value itself comes from ARPACK, or,
+    should ARPACK not converge, from bisection on the same test.
     """
     _, sigma2 = principal(stress)
     if sigma2[body.solid].min() >= 0:
@@ -233,18 +237,42 @@ def buckling_factor(body: Body, stress: np.ndarray, fixed: np.ndarray) -> float:
     free = free_dofs(body, fixed)
     K = body.stiffness()[free][:, free].tocsc()
     Kg = body.geometric_stiffness(stress)[free][:, free].tocsc()
-    # K φ = λ (−K_G) φ as (−K_G) φ = μ K φ with μ = 1/λ: the largest μ gives the smallest positive λ.
-    # K is positive definite, so its factorisation serves as M⁻¹; ARPACK's start vector fixed for same bytes.
+    dense_k, dense_kg = K.toarray(), Kg.toarray()
+
+    def stable(factor: float) -> bool:
+        try:
+            scipy.linalg.cholesky(dense_k + factor * dense_kg, check_finite=False)
+        except np.linalg.LinAlgError:
+            return False
+        return True
+
+    if stable(below):
+        return math.inf
+    # (−K_G) φ = μ K φ with μ = 1/λ: the largest μ gives the smallest positive λ; K's factorisation serves as M⁻¹
+    # and ARPACK's start vector is fixed (same bytes).
     lu = spla.splu(K)
     k_inverse = spla.LinearOperator(K.shape, matvec=lu.solve, dtype=float)
     try:
-        values = 1 / spla.eigsh(
-            -Kg, k=1, M=K, Minv=k_inverse, which="LA", v0=np.ones(len(free)), return_eigenvectors=False
-        )
+        mu = spla.eigsh(
+            -Kg,
+            k=1,
+            M=K,
+            Minv=k_inverse,
+            which="LA",
+            v0=np.ones(len(free)),
+            maxiter=200,
+            tol=1e-8,
+            return_eigenvectors=False,
+        )[0]
+        if mu > 0 and 1 / mu < below and stable(0.999 / mu):  # and no smaller factor was missed
+            return float(1 / mu)
     except (spla.ArpackNoConvergence, RuntimeError, ValueError):
-        return math.inf
-    positive = [float(v) for v in values if v > 1e-9]
-    return min(positive) if positive else math.inf
+        pass
+    low, high = 0.0, below
+    while high - low > 1e-4 * high:
+        middle = (low + high) / 2
+        low, high = (middle, high) if stable(middle) else (low, middle)
+    return high
 
 
 def first_frequency(body: Body, fixed: np.ndarray) -> float:

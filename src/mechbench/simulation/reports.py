@@ -117,7 +117,9 @@ def _buckling(facts: dict) -> str:
     if facts["rigid_body_motion"]:
         return "n/a (the part is not restrained)"
     value = facts["buckling_factor"]
-    return _g(value) if math.isfinite(value) else "no compressive stress: no buckling mode"
+    if math.isfinite(value):
+        return _g(value)
+    return f"above {facts['buckling_bound']:.3g} (no buckling mode below; checked by positive definiteness)"
 
 
 def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:

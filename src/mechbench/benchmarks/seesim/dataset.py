@@ -10,7 +10,7 @@ from pydantic import BaseModel, ValidationError
 
 from mechbench import safejson
 from mechbench.benchmarks.seesim.protocol import DOMAINS, MODALITIES, data_file_name
-from mechbench.data import DataSourceError, github_archive, read_data_text, resolve_source, within
+from mechbench.data import DataSourceError, bundled, github_archive, read_data_text, resolve_source, within
 
 OFFICIAL_REPOSITORY = "cmudrc/SeeSim"
 DEFAULT_REVISION = "main"
@@ -63,7 +63,10 @@ class Item(BaseModel):
 
 
 def benchmark_root(source: str | Path | None) -> Path:
-    """The folder holding ``benchmark/qa-benchmark-with-qids.json`` and ``data/``."""
+    """The folder holding ``benchmark/qa-benchmark-with-qids.json`` and ``data/`` (``bundled``: mechbench's
+    generated offline set)."""
+    if source == "bundled":
+        return bundled("seesim")
     try:
         root = resolve_source(source or official_source(), hub_paths=None)
     except DataSourceError as error:
@@ -138,3 +141,13 @@ def load_items(
 def questions_file(root: Path) -> Path:
     """The benchmark's questions and answers file under ``root``."""
     return within(root, root / "benchmark" / BENCHMARK_FILE)
+
+
+def generator_info(root: Path) -> dict[str, Any] | None:
+    """The ``generator`` block of a set written by ``mechbench generate seesim`` (None for the published set)."""
+    try:
+        raw = safejson.loads(read_data_text(questions_file(root)))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return None
+    info = raw.get("generator") if isinstance(raw, dict) else None
+    return info if isinstance(info, dict) else None

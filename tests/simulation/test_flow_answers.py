@@ -1,0 +1,89 @@
+"""The lattice-Boltzmann solver against Poiseuille flow, and each family of fluid answers both ways."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mechbench.simulation.answers import answers
+from mechbench.simulation.flow import FlowRun, FlowSetup, run_flow
+
+Q = {
+    "recirculation": "u13f9a63c70f3982972c",
+    "developed": "v24a0b19d81a4103783d",
+    "natural_convection": "x46c2d01f03c6546905f",
+    "steady": "y57d3e37a14d7767016a",
+    "laminar": "bb0a6b65d47a0320349d",
+    "turbulent": "ee3d9e73a70d3983672a",
+    "transient": "ff4e0f19b81e4104783b",
+    "separation": "hh6a2b01d03a6546905d",
+    "buoyancy_negligible": "ii7b3c37e14b7767016e",
+    "symmetric": "jj8c4d83f25c8988127f",
+    "steep_gradients": "kk9d5e29a36d9109238a",
+    "thermal_negligible": "ll0e6f65b47e0320349b",
+}
+_runs: dict[FlowSetup, FlowRun] = {}
+
+
+def simulate(
+    configuration: str, reynolds: float, richardson: float = 0.0, start_up: bool = False
+) -> tuple[FlowRun, dict]:
+    setup = FlowSetup(configuration, reynolds, richardson, 0, "air", 0.02, start_up)
+    if setup not in _runs:
+        _runs[setup] = run_flow(setup)
+    given = answers("fluid", _runs[setup].facts)
+    return _runs[setup], {name: given[qid] for name, qid in Q.items()}
+
+
+def test_low_reynolds_channel_flow_is_poiseuille() -> None:
+    run, _ = simulate("channel", 30)
+    column = int(0.75 * run.solid.shape[1])
+    profile = run.ux[1:-1, column]
+    width = len(profile)
+    y = np.arange(width) + 0.5  # half-way bounce-back puts the walls half a cell outside the fluid
+    parabola = 6 * profile.mean() * y * (width - y) / width**2
+    assert np.abs(profile - parabola).max() < 0.02 * profile.max()
+
+
+def test_a_slow_channel_flow_is_laminar_steady_developed_and_symmetric() -> None:
+    _, a = simulate("channel", 30)
+    assert a["laminar"] and not a["turbulent"] and a["steady"] and a["developed"] and a["symmetric"]
+    assert not a["recirculation"] and not a["separation"] and not a["steep_gradients"]
+    assert a["buoyancy_negligible"] and not a["natural_convection"] and a["thermal_negligible"]
+    assert not a["transient"]
+
+
+def test_a_fast_channel_flow_is_still_developing_at_the_outlet() -> None:
+    _, a = simulate("channel", 500)
+    assert not a["developed"] and a["laminar"] and a["steady"]
+
+
+def test_a_creeping_cylinder_wake_has_a_steady_symmetric_recirculation() -> None:
+    _, a = simulate("cylinder", 25)
+    assert a["recirculation"] and a["separation"] and a["steady"] and a["symmetric"] and a["steep_gradients"]
+    assert a["laminar"]
+
+
+def test_a_cylinder_at_reynolds_120_sheds_vortices() -> None:
+    run, a = simulate("cylinder", 120)
+    assert not a["steady"] and a["transient"] and not a["symmetric"] and a["recirculation"] and a["laminar"]
+    assert run.facts["probe_variation"] > 0.1
+
+
+def test_a_cylinder_wake_past_transition_is_turbulent() -> None:
+    run, a = simulate("cylinder", 700)
+    assert a["turbulent"] and not a["laminar"] and not a["steady"]
+    assert run.facts["turbulence_model"] == "Smagorinsky LES"
+
+
+@pytest.mark.parametrize(("richardson", "significant"), [(8.0, True), (0.02, False)])
+def test_natural_convection_follows_the_computed_richardson_number(richardson: float, significant: bool) -> None:
+    run, a = simulate("heated_cylinder", 30, richardson)
+    assert a["natural_convection"] is significant and a["buoyancy_negligible"] is not significant
+    assert not a["thermal_negligible"]
+    assert run.facts["richardson"] == pytest.approx(richardson, rel=0.1)  # the heated wall sets ΔT
+
+
+def test_a_steady_flow_reported_in_time_is_a_transient_analysis() -> None:
+    _, a = simulate("channel", 30, start_up=True)
+    assert a["transient"] and a["steady"]

@@ -1,0 +1,150 @@
+"""Each family of structural answers read from a simulation that should give it, both ways."""
+
+from __future__ import annotations
+
+import pytest
+
+from mechbench.simulation.answers import answers
+from mechbench.simulation.materials import MATERIALS
+from mechbench.simulation.structural import StructuralRun, StructuralSetup, run_structural
+
+STEEL, ALUMINIUM, GLASS = (
+    next(i for i, m in enumerate(MATERIALS) if m.name.startswith(p)) for p in ("Struct", "Alum", "Soda")
+)
+Q = {
+    "exceeds_limits": "a7e94b2c6f1d83052c9e",
+    "elastic": "b12d8f45e3a670c92178",
+    "balanced": "d46c2b17e50f38a4271d",
+    "von_mises": "e57f1d63c42a0589b63e",
+    "buckling": "f68a3b09d15c7246a05f",
+    "nonlinear": "g79d4e72b36d9105834a",
+    "residual": "h80e6f18a47e0327642b",
+    "bending": "i91f7a54c58f1549451c",
+    "converged": "k13b9c27e70b3982172e",
+    "thermal_negligible": "l24c0d81f81c4103083f",
+    "plastic": "n46e2f9ba03e6545205b",
+    "symmetric": "o57f3a01c14f7766316c",
+    "uniform": "p68a4b37d25a8987427d",
+    "ductile": "q79b5c63e36b9108538e",
+    "fos_above_1": "r80c6d90f47c0329649f",
+    "rigid": "s91d7e26a58d1540750a",
+    "fatigue_negligible": "t02e8f52b69e2761861b",
+}
+
+
+def simulate(
+    kind: str,
+    material: int = STEEL,
+    fos: float = 2.0,
+    cells: int = 8,
+    loading: str = "static",
+    thermal: str = "none",
+    restrained: bool = False,
+    seed: str = "0.5",
+) -> tuple[StructuralRun, dict[str, bool]]:
+    run = run_structural(StructuralSetup(kind, material, cells, loading, thermal, restrained, fos, seed))
+    given = answers("structural", run.facts)
+    return run, {name: given.get(qid) for name, qid in Q.items()}
+
+
+def test_a_ductile_plate_loaded_past_yield_is_plastic_and_unsafe() -> None:
+    _, a = simulate("plate_hole", STEEL, fos=0.6, cells=16)
+    assert a["plastic"] and a["nonlinear"] and a["exceeds_limits"] and a["residual"]
+    assert not a["elastic"] and not a["fos_above_1"]
+    _, a = simulate("plate_hole", STEEL, fos=1.8, cells=16)
+    assert not a["plastic"] and not a["nonlinear"] and not a["exceeds_limits"] and not a["residual"]
+    assert a["elastic"] and a["fos_above_1"]
+
+
+def test_a_uniformly_yielding_bar_keeps_no_residual_stress() -> None:
+    run, a = simulate("bar", STEEL, fos=0.8, cells=4)
+    assert a["plastic"] and a["uniform"] and not a["residual"]
+    assert run.facts["plastic_fraction"] > 0.95
+
+
+def test_brittle_glass_fractures_without_plasticity_and_is_judged_by_principal_stress() -> None:
+    _, a = simulate("plate_hole", GLASS, fos=0.5, cells=16)
+    assert a["exceeds_limits"] and not a["fos_above_1"]
+    assert a["elastic"] and not a["plastic"] and not a["ductile"] and not a["von_mises"]
+    _, a = simulate("plate_hole", STEEL, fos=0.5, cells=16)
+    assert a["ductile"] and a["von_mises"]
+
+
+def _slender_seed(slender: bool) -> str:
+    for k in range(200):
+        run = run_structural(StructuralSetup("column", STEEL, 2, "static", "none", False, 2.0, f"{k}"))
+        rows, cols = run.part.solid.shape
+        if (cols / rows > 20) == slender:
+            return f"{k}"
+    raise AssertionError("no such strut among 200 seeds")
+
+
+def test_a_slender_strut_can_buckle_a_stocky_one_or_a_tie_cannot() -> None:
+    run, a = simulate("column", STEEL, fos=2.0, cells=4, seed=_slender_seed(True))
+    assert a["buckling"] and run.facts["buckling_factor"] < 3
+    run, a = simulate("column", STEEL, fos=2.0, cells=4, seed=_slender_seed(False))
+    assert not a["buckling"] and run.facts["buckling_factor"] == float("inf")
+    _, a = simulate("bar", STEEL, fos=2.0, cells=4)
+    assert not a["buckling"]
+
+
+def test_reactions_balance_static_loads_but_not_a_struck_part_and_a_free_block_moves() -> None:
+    _, a = simulate("cantilever", STEEL, cells=4)
+    assert a["balanced"] and not a["rigid"]
+    _, a = simulate("cantilever", STEEL, cells=4, loading="impact")
+    assert not a["balanced"] and not a["rigid"]
+    run, a = simulate("slider", STEEL, cells=4, loading="impact")
+    assert a["rigid"] and not a["balanced"]
+    assert a["converged"] is None  # no static problem to refine: the question is not asked of it
+
+
+def test_a_coarse_mesh_fails_the_convergence_check_and_a_fine_one_passes() -> None:
+    run, a = simulate("cantilever", STEEL, cells=2)
+    coarse, fine = run.facts["energy_mesh"]
+    assert not a["converged"] and abs(coarse - fine) / fine > 0.03
+    _, a = simulate("cantilever", STEEL, cells=8)
+    assert a["converged"]
+
+
+def test_thermal_stress_needs_restraint_or_an_uneven_temperature() -> None:
+    _, a = simulate("bar", STEEL, fos=1.5, cells=4, thermal="uniform", restrained=True)
+    assert not a["thermal_negligible"] and a["uniform"] and a["symmetric"] and not a["bending"]
+    run, a = simulate("bar", STEEL, fos=1.5, cells=4, thermal="uniform", restrained=False)
+    assert a["thermal_negligible"] and run.facts["thermal_share"] < 1e-6  # free to expand: no stress at all
+    run, a = simulate("plate_hole", STEEL, fos=3.0, cells=16, thermal="hot_spot")
+    assert run.facts["thermal_share"] > 0
+
+
+def _plate_seed(central: bool) -> str:
+    for k in range(100):
+        run = run_structural(StructuralSetup("plate_hole", STEEL, 8, "static", "none", False, 2.0, f"{k}"))
+        if ("central" in run.part.title) == central:
+            return f"{k}"
+    raise AssertionError("no such plate among 100 seeds")
+
+
+def test_bending_and_symmetry() -> None:
+    _, a = simulate("cantilever", STEEL, cells=8)
+    assert a["bending"] and not a["symmetric"] and not a["uniform"]
+    _, a = simulate("plate_hole", STEEL, cells=16, seed=_plate_seed(central=True))
+    assert a["symmetric"] and not a["bending"] and not a["uniform"]
+    _, a = simulate("plate_hole", STEEL, cells=16, seed=_plate_seed(central=False))
+    assert not a["symmetric"]
+    _, a = simulate("bar", STEEL, cells=4)
+    assert a["symmetric"] and a["uniform"] and not a["bending"]
+
+
+@pytest.mark.parametrize(
+    ("material", "fos", "loading", "negligible"),
+    [
+        (STEEL, 2.0, "static", True),
+        (STEEL, 2.0, "cyclic", True),
+        (STEEL, 1.05, "cyclic", False),
+        (ALUMINIUM, 3.0, "cyclic", False),
+    ],
+)
+def test_fatigue_is_negligible_only_for_steady_loads_or_amplitudes_below_the_endurance_limit(
+    material: int, fos: float, loading: str, negligible: bool
+) -> None:
+    _, a = simulate("bar", material, fos=fos, cells=4, loading=loading)
+    assert a["fatigue_negligible"] is negligible
