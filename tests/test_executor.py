@@ -10,6 +10,7 @@ import pytest
 from mechbench.benchmarks.sphyr.rescore import read_results_file, rescore
 from mechbench.executor import ExecutorError, run_batch
 from mechbench.generate import write_sphyr, write_structural
+from mechbench.simulation.seesim_set import write_seesim
 
 
 def _square(x: int) -> int:
@@ -50,6 +51,8 @@ def test_ray_gives_the_same_bytes_as_the_local_pool(tmp_path: Path, sphyr_data: 
     write_structural(local / "structural", 5, 11, diagrams=False, workers=2)
     write_sphyr(ray_out / "sphyr", 3, 11, executor="ray", workers=2)
     write_structural(ray_out / "structural", 5, 11, diagrams=False, executor="ray", workers=2)
+    write_seesim(local / "seesim", 1, 11, questions="mechbench", workers=2)
+    write_seesim(ray_out / "seesim", 1, 11, questions="mechbench", executor="ray", workers=2)
     assert _tree(local) == _tree(ray_out)
     path = sphyr_data / "recorded_completions" / "gpt-4.1-2025-04-14" / "full_easy_results.json"
     records = read_results_file(path)

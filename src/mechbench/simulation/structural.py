@@ -15,7 +15,7 @@ from mechbench.simulation.materials import MATERIALS, Material
 from mechbench.simulation.parts import PART_KINDS, Part, make_part, walls_on_both_ends
 
 LOADINGS = ("static", "cyclic", "impact")
-PART_WEIGHTS = (2.5, 2, 1, 1.5, 1, 2, 1)
+PART_WEIGHTS = (2.5, 2, 1, 1.5, 1, 2, 1.5)
 """Parts drawn after one of each (order of :data:`PART_KINDS`): bars and struts more often, since they are the
 parts with uniform stress, symmetric loading and buckling."""
 THERMAL = ("none", "uniform", "hot_spot")
