@@ -21,9 +21,12 @@ def _figure(width: float, height: float):
     import matplotlib
 
     matplotlib.use("Agg")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), dpi=DPI)
+    fig = Figure(figsize=(width, height), dpi=DPI)
+    FigureCanvasAgg(fig)
+    return fig
 
 
 def _png(fig) -> bytes:
@@ -32,11 +35,14 @@ def _png(fig) -> bytes:
     return buffer.getvalue()
 
 
-def _gif(frames: list[bytes]) -> bytes:
-    images = [
-        Image.open(io.BytesIO(frame)).convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT)
-        for frame in frames
-    ]
+def _rgb(fig) -> Image.Image:
+    """The figure as drawn, without a PNG round trip (animation frames)."""
+    fig.canvas.draw()
+    return Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB")
+
+
+def _gif(frames: list[Image.Image]) -> bytes:
+    images = [frame.quantize(colors=128, method=Image.Quantize.MEDIANCUT) for frame in frames]
     buffer = io.BytesIO()
     images[0].save(buffer, format="GIF", save_all=True, append_images=images[1:], duration=FRAME_MS, loop=0)
     return buffer.getvalue()
@@ -49,25 +55,45 @@ def _deformation_scale(run: StructuralRun) -> float:
     return 0.04 * size / peak if peak > 0 else 0.0
 
 
-def _structural_axes(fig, run: StructuralRun, u: np.ndarray, stress: np.ndarray, scale: float, vmax: float, label: str):
-    part = run.part
-    rows, cols = part.solid.shape
-    xy = ps.Body(part.solid, part.h, part.thickness, 1.0, 0.3).node_xy() + scale * u.reshape(-1, 2)
-    x = xy[:, 0].reshape(rows + 1, cols + 1)
-    y = rows * part.h - xy[:, 1].reshape(rows + 1, cols + 1)  # drawn with +y up, from the bottom edge
-    field = np.ma.masked_array(ps.von_mises(stress), mask=~part.solid)
-    ax = fig.add_subplot(1, 1, 1)
-    mesh = ax.pcolormesh(x, y, field, cmap="jet", vmin=0.0, vmax=vmax, shading="flat")
-    fixed_nodes = np.unique(run.fixed // 2)
-    ax.plot(x.ravel()[fixed_nodes], y.ravel()[fixed_nodes], "k^", markersize=3, label="supported nodes")
-    bar = fig.colorbar(mesh, ax=ax, shrink=0.85)
-    bar.set_label("Equivalent (von Mises) stress [MPa]")
-    ax.set_aspect("equal")
-    ax.set_xlabel("x [mm]")
-    ax.set_ylabel("y [mm]")
-    ax.set_title(f"{part.title}, {run.material.name}: {label}\n(deformation × {scale:.3g})", fontsize=9)
-    ax.legend(loc="upper right", fontsize=7)
-    return ax
+class _StructuralPlot:
+    """One axes showing the von Mises field on the deformed part; :meth:`show` redraws it for another instant."""
+
+    def __init__(self, fig, run: StructuralRun, scale: float, vmax: float, frames: list[np.ndarray]) -> None:
+        self.fig, self.run, self.scale, self.vmax = fig, run, scale, vmax
+        self.ax = fig.add_subplot(1, 1, 1)
+        self.mesh = None
+        part = run.part
+        self.nodes = ps.Body(part.solid, part.h, part.thickness, 1.0, 0.3).node_xy()
+        corners = np.concatenate([self._xy(u) for u in frames])
+        pad = 0.03 * max(np.ptp(corners[:, 0]), np.ptp(corners[:, 1]))
+        self.ax.set_xlim(corners[:, 0].min() - pad, corners[:, 0].max() + pad)
+        self.ax.set_ylim(corners[:, 1].min() - pad, corners[:, 1].max() + pad)
+        self.ax.set_aspect("equal")
+        self.ax.set_xlabel("x [mm]")
+        self.ax.set_ylabel("y [mm]")
+        (self.supports,) = self.ax.plot([], [], "k^", markersize=3, label="supported nodes")
+        self.ax.legend(loc="upper right", fontsize=7)
+
+    def _xy(self, u: np.ndarray) -> np.ndarray:
+        xy = self.nodes + self.scale * u.reshape(-1, 2)
+        xy[:, 1] = self.run.part.solid.shape[0] * self.run.part.h - xy[:, 1]  # +y up, from the bottom edge
+        return xy
+
+    def show(self, u: np.ndarray, stress: np.ndarray, label: str) -> None:
+        part = self.run.part
+        rows, cols = part.solid.shape
+        xy = self._xy(u)
+        x, y = xy[:, 0].reshape(rows + 1, cols + 1), xy[:, 1].reshape(rows + 1, cols + 1)
+        field = np.ma.masked_array(ps.von_mises(stress), mask=~part.solid)
+        if self.mesh is not None:
+            self.mesh.remove()
+        self.mesh = self.ax.pcolormesh(x, y, field, cmap="jet", vmin=0.0, vmax=self.vmax, shading="flat")
+        if len(self.fig.axes) == 1:
+            self.fig.colorbar(self.mesh, ax=self.ax, shrink=0.85).set_label("Equivalent (von Mises) stress [MPa]")
+        fixed_nodes = np.unique(self.run.fixed // 2)
+        self.supports.set_data(xy[fixed_nodes, 0], xy[fixed_nodes, 1])
+        title = f"{part.title}, {self.run.material.name}: {label}\n(deformation × {self.scale:.3g})"
+        self.ax.set_title(title, fontsize=9)
 
 
 def _aspect_size(rows: int, cols: int, base: float = 8.0) -> tuple[float, float]:
@@ -78,21 +104,23 @@ def structural_image(run: StructuralRun) -> bytes:
     """The von Mises field at the most loaded instant, on the deformed part."""
     fig = _figure(*_aspect_size(*run.part.solid.shape))
     vmax = float(ps.von_mises(run.stress)[run.part.solid].max()) or 1.0
-    _structural_axes(fig, run, run.displacement, run.stress, _deformation_scale(run), vmax, run.facts["shown"])
+    plot = _StructuralPlot(fig, run, _deformation_scale(run), vmax, [run.displacement])
+    plot.show(run.displacement, run.stress, run.facts["shown"])
     fig.tight_layout()
     return _png(fig)
 
 
 def structural_video(run: StructuralRun) -> bytes:
     """The load history as an animation (load ramp, load cycles or the transient after the blow)."""
-    scale = _deformation_scale(run)
     vmax = max(float(ps.von_mises(s)[run.part.solid].max()) for _, _, s in run.frames) or 1.0
+    fig = _figure(*_aspect_size(*run.part.solid.shape, base=6.0))
+    plot = _StructuralPlot(fig, run, _deformation_scale(run), vmax, [u for _, u, _ in run.frames])
     frames = []
-    for label, u, stress in run.frames:
-        fig = _figure(*_aspect_size(*run.part.solid.shape, base=6.0))
-        _structural_axes(fig, run, u, stress, scale, vmax, label)
-        fig.tight_layout()
-        frames.append(_png(fig))
+    for k, (label, u, stress) in enumerate(run.frames):
+        plot.show(u, stress, label)
+        if k == 0:
+            fig.tight_layout()  # once: every frame keeps the same layout
+        frames.append(_rgb(fig))
     return _gif(frames)
 
 
@@ -117,7 +145,7 @@ def _flow_axes(
     ax.set_xlabel("x [mm]")
     ax.set_ylabel("y [mm]")
     ax.set_title(title, fontsize=9)
-    return ax, extent
+    return ax, extent, image
 
 
 def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
@@ -126,7 +154,7 @@ def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
     ny, nx = run.solid.shape
     fig = _figure(8.0, 2 * (8.0 * ny / nx + 1.2) if heated else 8.0 * ny / nx + 1.4)
     speed = np.hypot(run.ux, run.uy)
-    ax, extent = _flow_axes(
+    ax, extent, _ = _flow_axes(
         fig, run, units, speed, 1, 2 if heated else 1, f"{units.title}: {units.final_label}", float(speed.max())
     )
     x = np.linspace(extent[0], extent[1], nx)
@@ -158,10 +186,15 @@ def flow_video(run: FlowRun, units: FlowUnits) -> bytes:
     """The flow developing over the run, velocity magnitude on one colour scale."""
     ny, nx = run.solid.shape
     vmax = max(float(s.max()) for _, s in run.frames) or 1.0
+    fig = _figure(6.0, 6.0 * ny / nx + 1.3)
+    first_step, first_speed = run.frames[0]
+    ax, _, image = _flow_axes(
+        fig, run, units, first_speed, 1, 1, f"{units.title}: {units.step_label(first_step)}", vmax
+    )
+    fig.tight_layout()
     frames = []
     for step, speed in run.frames:
-        fig = _figure(6.0, 6.0 * ny / nx + 1.3)
-        _flow_axes(fig, run, units, speed, 1, 1, f"{units.title}: {units.step_label(step)}", vmax)
-        fig.tight_layout()
-        frames.append(_png(fig))
+        image.set_data(np.ma.masked_array(speed * units.velocity, mask=run.solid))
+        ax.set_title(f"{units.title}: {units.step_label(step)}", fontsize=9)
+        frames.append(_rgb(fig))
     return _gif(frames)
