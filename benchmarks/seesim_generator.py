@@ -56,7 +56,8 @@ def _generator_rates(n: int) -> list[dict]:
     from mechbench.simulation.seesim_set import write_seesim
 
     rows = []
-    for label, workers, hog in (("1 worker", 1, False), ("2 workers", 2, False), ("2 workers, CPU hog beside", 2, True)):
+    cases = (("1 worker", 1, False), ("2 workers", 2, False), ("2 workers, CPU hog beside", 2, True))
+    for label, workers, hog in cases:
         beside = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if hog else None
         try:
             with tempfile.TemporaryDirectory() as out:

@@ -25,6 +25,16 @@ def test_demo_runs_offline_and_writes_the_report(tmp_path: Path) -> None:
     assert {"geometry", "supports", "loads", "correct"} <= steps  # the ladder shows
     assert {r["subject"] for r in report["sphyr"]} and len(report["sphyr"]) == 48  # 16 subjects × 3 baselines
     assert all("topology_score" in r for r in report["sphyr"])
+    seesim = {(r["model"], r["modality"]): r for r in report["seesim"]}
+    assert set(seesim) == {
+        (m, x) for m in ("mechbench/always-true", "mechbench/always-false") for x in ("image", "video", "text")
+    }
+    for modality in ("image", "video", "text"):  # both baselines answered every generated question
+        true, false = seesim[("mechbench/always-true", modality)], seesim[("mechbench/always-false", modality)]
+        assert true["samples"] == false["samples"] > 100 and true["accuracy"] + false["accuracy"] == 1.0
+        assert 0.4 <= true["accuracy"] <= 0.6
+    # A generated set has its own answers: the published always-True rate is not shown beside it.
+    assert all(row["published"] is None for row in report["leaderboard"] if row["benchmark"] == "seesim")
     assert (tmp_path / "report" / "report.html").stat().st_size > 50_000
 
 

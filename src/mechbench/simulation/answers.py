@@ -187,7 +187,7 @@ FLUID_RULES = (
         "bb0a6b65d47a0320349d",
         "Is this flow laminar?",
         "the Reynolds number is below the transition value of the configuration (channel 2300 on the hydraulic "
-        f"diameter; cylinder wake {flow.WAKE_TRANSITION})",
+        f"diameter; cylinder wake {flow.WAKE_TRANSITION}; step {flow.STEP_TRANSITION} on twice the inlet height)",
         lambda f: f["reynolds"] < f["critical_reynolds"],
     ),
     Rule(
