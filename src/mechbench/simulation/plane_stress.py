@@ -190,13 +190,6 @@ def reactions(body: Body, u: np.ndarray, force: np.ndarray, fixed: np.ndarray) -
     return (body.stiffness() @ u - force)[fixed]
 
 
-def strain_energy(body: Body, u: np.ndarray, initial_force: np.ndarray | None = None) -> float:
-    """½ uᵀ K u (N·mm); with a thermal force, the energy of the mechanical strain (½ uᵀK u − uᵀ f_th + const
-    is not needed: the elastic energy of the total strain minus the thermal strain is reported by
-    :func:`elastic_energy`)."""
-    return float(0.5 * u @ (body.stiffness() @ u))
-
-
 def elastic_energy(body: Body, stress: np.ndarray) -> float:
     """Elastic strain energy (N·mm) from cell stresses: ∫ ½ σ : C⁻¹ σ dV (includes thermal cases)."""
     s = stress.reshape(-1, 3)[body.cells]

@@ -181,73 +181,90 @@ def _energy(part: Part, material: Material, load: float, temperature: np.ndarray
     return ps.elastic_energy(body, body.stresses(u, temperature, material.expansion))
 
 
-def run_structural(setup: StructuralSetup) -> StructuralRun:
-    """Solve ``setup``: static, cyclic (quasi-static, fully reversed) or struck (transient), and read its facts."""
-    material = MATERIALS[setup.material]
-    part = make_part(setup.kind, random.Random(setup.part_seed), setup.cells_across)
-    rng = random.Random(setup.part_seed + ":load")
-    heat, heat_text = _heat(part, setup.thermal, rng)
-    temperature = _cell_field(part, heat)
-    fixed = walls_on_both_ends(part) if setup.restrained else part.fixed
-    body = ps.Body(part.solid, part.h, part.thickness, material.young, material.poisson, material.density)
-    thermal_force = body.thermal_force(temperature, material.expansion)
-    free_body = ps.rigid_modes_left(body, fixed).shape[1] > 0
-    solve_for = ps.Body(part.solid, part.h, part.thickness, material.young, material.poisson, material.density)
-    if free_body:
-        unit_stress = np.zeros((*part.solid.shape, 3))
-        thermal_stress = np.zeros_like(unit_stress)
-    else:
-        unit_stress = solve_for.stresses(ps.solve_static(solve_for, part.unit_load, fixed))
-        thermal_stress = solve_for.stresses(
-            ps.solve_static(solve_for, thermal_force, fixed), temperature, material.expansion
-        )
+@dataclass
+class _Loads:
+    """A set-up's loads, scaled to its drawn factor of safety, and the static unit responses they combine."""
 
-    # The mechanical load is set so that, alone and static, it gives the drawn factor of safety.
-    restrained_bar = setup.restrained
-    if restrained_bar:
+    load: float  # N, the mechanical load
+    mechanical: np.ndarray
+    temperature: np.ndarray
+    thermal_force: np.ndarray
+    unit_stress: np.ndarray  # per newton of mechanical load
+    thermal_stress: np.ndarray
+    heat: Callable[[np.ndarray, np.ndarray], np.ndarray]
+    heat_text: str
+
+
+def _loads(setup: StructuralSetup, part: Part, material: Material, body: ps.Body, fixed: np.ndarray) -> _Loads:
+    """The mechanical load is set so that, alone and static, it gives the drawn factor of safety (halved for a
+    sudden load); a bar between walls carries no load and its temperature is scaled to that factor instead."""
+    heat, heat_text = _heat(part, setup.thermal, random.Random(setup.part_seed + ":load"))
+    temperature = _cell_field(part, heat)
+    thermal_force = body.thermal_force(temperature, material.expansion)
+    zero = np.zeros((*part.solid.shape, 3))
+    free_body = ps.rigid_modes_left(body, fixed).shape[1] > 0
+    unit_stress = zero if free_body else body.stresses(ps.solve_static(body, part.unit_load, fixed))
+    thermal_stress = (
+        zero
+        if free_body
+        else body.stresses(ps.solve_static(body, thermal_force, fixed), temperature, material.expansion)
+    )
+    if setup.restrained:
+        scale = 1.0 / (setup.target_fos * _peaks(material, thermal_stress, part.solid)[3].max())
+        temperature, thermal_stress, thermal_force = temperature * scale, thermal_stress * scale, thermal_force * scale
+        heat = (lambda fn, k: lambda x, y: k * fn(x, y))(heat, scale)
+        heat_text = f"uniform temperature rise of {float(temperature.max()):.0f} K, both ends between rigid walls"
         load = 0.0
     elif free_body:
         strength = material.yield_strength or material.tensile_strength
         load = strength * part.thickness * part.depth / (IMPACT_AMPLIFICATION * setup.target_fos)
     else:
-        index_unit = _peaks(material, unit_stress, part.solid)[3].max()
-        load = 1.0 / (setup.target_fos * index_unit)
+        load = 1.0 / (setup.target_fos * _peaks(material, unit_stress, part.solid)[3].max())
         if setup.loading == "impact":
             load /= IMPACT_AMPLIFICATION
-    if restrained_bar:  # pure thermal: scale the temperature to the drawn factor of safety instead
-        index_thermal = _peaks(material, thermal_stress, part.solid)[3].max()
-        scale = 1.0 / (setup.target_fos * index_thermal)
-        temperature, thermal_stress, thermal_force = temperature * scale, thermal_stress * scale, thermal_force * scale
-        heat = (lambda fn, k: lambda x, y: k * fn(x, y))(heat, scale)
-        heat_text = f"uniform temperature rise of {float(temperature.max()):.0f} K, both ends between rigid walls"
-    mechanical = load * part.unit_load
+    return _Loads(load, load * part.unit_load, temperature, thermal_force, unit_stress, thermal_stress, heat, heat_text)
+
+
+def _response(
+    setup: StructuralSetup, part: Part, material: Material, body: ps.Body, fixed: np.ndarray, loads: _Loads
+) -> tuple[np.ndarray, list[np.ndarray], list[str], np.ndarray, np.ndarray]:
+    """Displacements, stresses, labels, accelerations and load factors over the load history (temperature held)."""
     steps = 81 if setup.loading == "impact" else 41
     history = _history(setup.loading, steps)
-    frames: list[tuple[str, np.ndarray, np.ndarray]] = []
+    u_heat = ps.solve_static(body, loads.thermal_force, fixed) if setup.thermal != "none" else np.zeros(body.ndof)
     if setup.loading == "impact":
-        period = (
-            1 / ps.first_frequency(body, fixed)
-            if not free_body
-            else 4 * part.solid.shape[1] * part.h / math.sqrt(material.young / material.density)
-        )
+        free_body = ps.rigid_modes_left(body, fixed).shape[1] > 0
+        wave = 4 * part.solid.shape[1] * part.h / math.sqrt(material.young / material.density)
+        period = wave if free_body else 1 / ps.first_frequency(body, fixed)
         dt = 4 * period / (steps - 1)
-        us, accs = ps.newmark(body, mechanical, fixed, history, dt)
-        us = us + ps.solve_static(body, thermal_force, fixed)[None, :] if setup.thermal != "none" else us
-        stresses = [body.stresses(u, temperature, material.expansion) for u in us]
-        times = np.arange(steps) * dt
-        labels = [f"t = {t * 1e3:.3f} ms" for t in times]
+        us, accs = ps.newmark(body, loads.mechanical, fixed, history, dt)
+        us = us + u_heat[None, :]
+        stresses = [body.stresses(u, loads.temperature, material.expansion) for u in us]
+        labels = [f"t = {k * dt * 1e3:.3f} ms" for k in range(steps)]
     else:
-        u_mech = np.zeros(body.ndof) if load == 0 else ps.solve_static(body, mechanical, fixed)
-        u_heat = ps.solve_static(body, thermal_force, fixed)
-        # Temperature held, mechanical load following the history (a ramp or two reversed cycles).
+        u_mech = np.zeros(body.ndof) if loads.load == 0 else ps.solve_static(body, loads.mechanical, fixed)
         us = np.array([k * u_mech + u_heat for k in history])
-        stresses = [k * load * unit_stress + thermal_stress for k in history]
+        stresses = [k * loads.load * loads.unit_stress + loads.thermal_stress for k in history]
         labels = [f"load factor {k:+.2f}" for k in history]
         accs = np.zeros_like(us)
+    return us, stresses, labels, accs, history
+
+
+def run_structural(setup: StructuralSetup) -> StructuralRun:
+    """Solve ``setup``: static, cyclic (quasi-static, fully reversed) or struck (transient), and read its facts."""
+    material = MATERIALS[setup.material]
+    part = make_part(setup.kind, random.Random(setup.part_seed), setup.cells_across)
+    fixed = walls_on_both_ends(part) if setup.restrained else part.fixed
+    body = ps.Body(part.solid, part.h, part.thickness, material.young, material.poisson, material.density)
+    free_modes = ps.rigid_modes_left(body, fixed)
+    free_body = free_modes.shape[1] > 0
+    loads = _loads(setup, part, material, body, fixed)
+    load, mechanical, temperature, thermal_force = loads.load, loads.mechanical, loads.temperature, loads.thermal_force
+    unit_stress, thermal_stress = loads.unit_stress, loads.thermal_stress
+    us, stresses, labels, accs, history = _response(setup, part, material, body, fixed, loads)
     indices = [_peaks(material, s, part.solid)[3].max() for s in stresses]
     shown = int(np.argmax(indices))
-    for k in np.linspace(0, steps - 1, FRAMES).round().astype(int):
-        frames.append((labels[k], us[k], stresses[k]))
+    frames = [(labels[k], us[k], stresses[k]) for k in np.linspace(0, len(us) - 1, FRAMES).round().astype(int)]
     stress, u = stresses[shown], us[shown]
     vm_peak, s1_peak, s2_peak, index = _peaks(material, stress, part.solid)
     vm = ps.von_mises(stress)
@@ -273,12 +290,13 @@ def run_structural(setup: StructuralSetup) -> StructuralRun:
     if not free_body:
         fine = make_part(setup.kind, random.Random(setup.part_seed), 2 * setup.cells_across)
         fine_fixed = walls_on_both_ends(fine) if setup.restrained else fine.fixed
-        fine_temperature = _cell_field(fine, heat)
         energies = (
             _energy(part, material, load, temperature, fixed),
-            _energy(fine, material, load, fine_temperature, fine_fixed),
+            _energy(fine, material, load, _cell_field(fine, loads.heat), fine_fixed),
         )
-    rigid = free_body and abs(float(ps.rigid_modes_left(body, fixed)[:, 0] @ mechanical)) > 0
+    # Free to move and pushed along a free motion: the load has work to do on a rigid-body mode.
+    rigid = free_body and float(np.abs(free_modes.T @ mechanical).max()) > 1e-9 * float(np.abs(mechanical).sum())
+    heat_text = loads.heat_text
     run = StructuralRun(setup, part, material, load, temperature, fixed, u, stress, frames)
     run.facts = {
         "ductile": material.ductile,
