@@ -124,3 +124,23 @@ def test_the_bundled_set_is_what_its_command_writes(domain: str, index: int) -> 
     assert (data / "text" / f"File_{index + 1}.txt").read_text() == result["text"]
     key = f"File_{index + 1 + (6 if domain == 'fluid' else 0)}"
     assert _qa(folder)[domain]["files"][key]["answers"] == result["answers"]
+
+
+def test_the_command_prints_the_balance_and_refuses_bad_arguments(tmp_path: Path, seesim_data: Path) -> None:
+    from typer.testing import CliRunner
+
+    from mechbench.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["generate", "seesim", "-o", str(tmp_path), "--n", "1", "--questions", "mechbench"])
+    assert result.exit_code == 0, result.stderr
+    assert "wrote 1 structural and 1 fluid simulations" in result.stdout and "always-True" in result.stdout
+    assert (tmp_path / "data" / "fluid" / "videos" / "File_1.gif").is_file()
+    result = runner.invoke(app, ["generate", "seesim", "-o", str(tmp_path / "x"), "--n", "0"])
+    assert result.exit_code == 2 and "--n must be at least 1" in result.stderr
+    missing = tmp_path / "no-such-copy"
+    result = runner.invoke(
+        app, ["generate", "seesim", "-o", str(tmp_path / "y"), "--n", "1", "--questions", str(missing)]
+    )
+    assert result.exit_code == 2 and "error:" in result.stderr
+    assert not (tmp_path / "y" / "data").exists()  # refused before simulating anything
