@@ -26,9 +26,9 @@ _runs: dict[FlowSetup, FlowRun] = {}
 
 
 def simulate(
-    configuration: str, reynolds: float, richardson: float = 0.0, start_up: bool = False
+    configuration: str, reynolds: float, richardson: float = 0.0, time_resolved: bool = False
 ) -> tuple[FlowRun, dict]:
-    setup = FlowSetup(configuration, reynolds, richardson, 0, "air", 0.02, start_up)
+    setup = FlowSetup(configuration, reynolds, richardson, 0, "air", 0.02, time_resolved)
     if setup not in _runs:
         _runs[setup] = run_flow(setup)
     given = answers("fluid", _runs[setup].facts)
@@ -85,5 +85,5 @@ def test_natural_convection_follows_the_computed_richardson_number(richardson: f
 
 
 def test_a_steady_flow_reported_in_time_is_a_transient_analysis() -> None:
-    _, a = simulate("channel", 30, start_up=True)
+    _, a = simulate("channel", 30, time_resolved=True)
     assert a["transient"] and a["steady"]

@@ -57,7 +57,7 @@ class FlowSetup:
     offset: int
     fluid: str
     length: float  # m, the characteristic length (channel height, cylinder diameter, step height)
-    start_up: bool  # a steady flow reported in physical time (a transient analysis) rather than as iterations
+    time_resolved: bool  # a steady flow reported in physical time (a transient analysis), not as iterations
 
 
 @dataclass
@@ -100,7 +100,7 @@ def sample_setup(rng: random.Random, index: int) -> FlowSetup:
         offset=0 if configuration in ("channel", "step") or rng.random() < 0.6 else rng.choice((-3, 3)),
         fluid="air" if heated and rng.random() < 0.5 else rng.choice(("water", "air")),
         length=rng.choice((0.01, 0.02, 0.05)),
-        start_up=rng.random() < 0.5,
+        time_resolved=rng.random() < 0.5,
     )
 
 
@@ -240,7 +240,7 @@ def _facts(run: FlowRun, history: list[float], length: float, critical: float, n
         "wall_reversal": wall_reversal,
         "profile_change": profile_change,
         "probe_variation": probe_variation,
-        "transient": unsteady or setup.start_up,
+        "transient": unsteady or setup.time_resolved,
         "asymmetry": asymmetry,
         "gradient_ratio": gradient_ratio,
         "heated": setup.configuration == "heated_cylinder",
