@@ -110,15 +110,17 @@ def seesim_figure(report: Report) -> bytes | None:
     """SeeSim accuracy by modality and domain."""
     if not report.seesim:
         return None
+    rows = sorted(report.seesim, key=lambda r: (str(r["modality"]), str(r["model"])))
     figure = Figure(figsize=(8, 4))
     ax = figure.add_subplot()
-    labels = [f"{r['model']}\n{r['modality']}" for r in report.seesim]
+    labels = [f"{str(r['model']).removeprefix('mechbench/')}\n{r['modality']}" for r in rows]
     for k, key in enumerate(("accuracy_structural", "accuracy_fluid", "consistency")):
-        ax.bar(np.arange(len(labels)) + k * 0.27, [r.get(key, 0.0) for r in report.seesim], 0.27, label=key)
-    ax.set_xticks(np.arange(len(labels)) + 0.27, labels, fontsize=7)
+        ax.bar(np.arange(len(labels)) + k * 0.27, [r.get(key, 0.0) for r in rows], 0.27, label=key)
+    ax.set_xticks(np.arange(len(labels)) + 0.27, labels, fontsize=7, rotation=30, ha="right")
     ax.set_ylim(0, 1)
     ax.set_title("SeeSim")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
+    figure.tight_layout()
     return _png(figure)
 
 
