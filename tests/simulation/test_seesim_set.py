@@ -144,3 +144,28 @@ def test_the_command_writes_published_wording_prints_the_balance_and_refuses_bad
     )
     assert result.exit_code == 2 and "error:" in result.stderr
     assert not (tmp_path / "y" / "data").exists()  # refused before simulating anything
+
+
+def test_an_unstable_run_is_drawn_again_and_endless_instability_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from mechbench.simulation import seesim_set
+
+    real, calls = seesim_set.flow.run_flow, []
+
+    def unstable_once(setup: object) -> object:
+        calls.append(setup)
+        if len(calls) == 1:
+            raise FloatingPointError("diverged")
+        return real(setup)
+
+    monkeypatch.setattr(seesim_set.flow, "run_flow", unstable_once)
+    result = simulate(("fluid", 4, 0))
+    assert len(calls) == 2 and calls[0] != calls[1] and result["answers"]  # the second draw, from the same stream
+
+    def always_unstable(setup: object) -> object:
+        raise FloatingPointError("diverged")
+
+    monkeypatch.setattr(seesim_set.flow, "run_flow", always_unstable)
+    with pytest.raises(seesim_set.GeneratorError, match="5 draws in a row went unstable"):
+        simulate(("fluid", 4, 0))

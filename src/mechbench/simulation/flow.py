@@ -176,17 +176,20 @@ def run_flow(setup: FlowSetup) -> FlowRun:
         if step % probe_every == 0:
             # The cross-stream velocity: vortex shedding moves it, the long acoustic modes of the channel do not.
             history.append(float(uy[probe]))
+            if not math.isfinite(history[-1]):
+                break  # diverged: no point running on
         if step % frame_every == 0 and len(frames) < FRAMES:
             frames.append((step, np.hypot(ux, uy) * ~solid))
     if not np.isfinite(ux).all():
         raise FloatingPointError(f"the lattice-Boltzmann run diverged ({setup})")
     pressure = (rho - 1.0) / 3.0
     run = FlowRun(setup, solid, hot, scale, ux.copy(), uy.copy(), pressure, temperature.copy(), frames, steps)
-    run.facts = _facts(run, history, length, critical, nu, buoyancy)
+    run.facts = _facts(run, history, critical, nu, buoyancy)
     return run
 
 
-def _facts(run: FlowRun, history: list[float], length: float, critical: float, nu: float, buoyancy: float) -> dict:
+def _facts(run: FlowRun, history: list[float], critical: float, nu: float, buoyancy: float) -> dict:
+    """What the answers are read from, measured on the run's final state and its probe history."""
     setup, solid, ux, uy = run.setup, run.solid, run.ux, run.uy
     fluid = ~solid
     nx = solid.shape[1]
