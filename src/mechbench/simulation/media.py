@@ -4,6 +4,7 @@ plot them, with colour bars and units. Same run, same bytes (no timestamps in th
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PIL import Image
@@ -13,11 +14,16 @@ from mechbench.simulation.flow import FlowRun
 from mechbench.simulation.structural import StructuralRun
 from mechbench.simulation.units import FlowUnits
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.image import AxesImage
+
 DPI = 100
 FRAME_MS = 250
 
 
-def _figure(width: float, height: float):
+def _figure(width: float, height: float) -> Figure:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -29,13 +35,13 @@ def _figure(width: float, height: float):
     return fig
 
 
-def _png(fig) -> bytes:
+def _png(fig: Figure) -> bytes:
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", metadata={"Software": None})
     return buffer.getvalue()
 
 
-def _rgb(fig) -> Image.Image:
+def _rgb(fig: Figure) -> Image.Image:
     """The figure as drawn, without a PNG round trip (animation frames)."""
     fig.canvas.draw()
     return Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB")
@@ -58,7 +64,7 @@ def _deformation_scale(run: StructuralRun) -> float:
 class _StructuralPlot:
     """One axes showing the von Mises field on the deformed part; :meth:`show` redraws it for another instant."""
 
-    def __init__(self, fig, run: StructuralRun, scale: float, vmax: float, frames: list[np.ndarray]) -> None:
+    def __init__(self, fig: Figure, run: StructuralRun, scale: float, vmax: float, frames: list[np.ndarray]) -> None:
         self.fig, self.run, self.scale, self.vmax = fig, run, scale, vmax
         self.ax = fig.add_subplot(1, 1, 1)
         self.mesh = None
@@ -125,8 +131,9 @@ def structural_video(run: StructuralRun) -> bytes:
 
 
 def _flow_axes(
-    fig, run: FlowRun, units: FlowUnits, speed: np.ndarray, position: int, count: int, title: str, vmax: float
-):
+    fig: Figure, run: FlowRun, units: FlowUnits, speed: np.ndarray, position: int, count: int, title: str, vmax: float
+) -> tuple[Axes, tuple[float, float, float, float], AxesImage]:
+    """Velocity magnitude (m/s) over the lattice, solids in grey, with a colour bar."""
     ny, nx = run.solid.shape
     extent = (0.0, nx * units.dx * 1e3, 0.0, ny * units.dx * 1e3)
     ax = fig.add_subplot(count, 1, position)
