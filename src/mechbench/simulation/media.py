@@ -86,6 +86,7 @@ class _StructuralPlot:
         return xy
 
     def show(self, u: np.ndarray, stress: np.ndarray, label: str) -> None:
+        """Draw the field of one instant (displacements ``u``, cell stresses) in place of the previous one."""
         part = self.run.part
         rows, cols = part.solid.shape
         xy = self._xy(u)

@@ -41,6 +41,7 @@ class FlowUnits:
 
     @property
     def final_label(self) -> str:
+        """The label of the run's last step (the state the image and the report show)."""
         return self.step_label(self.steps)
 
 
