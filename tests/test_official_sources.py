@@ -3,6 +3,7 @@ revision, the revision and a content hash in the log, and a clear error (never a
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -89,3 +90,20 @@ def test_unreachable_sources_fail_on_the_command_line_with_exit_2(tmp_path: Path
         )
         assert done.returncode == 2, done.stderr[-1500:]
         assert done.stderr.strip().startswith("error: the official") and message in done.stderr
+
+
+def test_generated_seesim_questions_take_the_publishers_wording_or_say_why_not(
+    github: Path, shared: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mechbench.simulation.seesim_set import question_wording
+
+    warnings: list[str] = []
+    wording, source = question_wording(None, warnings.append)  # the publisher's archive is not served yet
+    assert source == "mechbench" and len(warnings) == 1
+    assert "main.zip failed" in warnings[0] and "--questions PATH" in warnings[0]
+    _zip_folder(shared / "seesim", github / "cmudrc" / "SeeSim" / "archive" / "main.zip", "SeeSim-main")
+    published = json.loads((shared / "seesim" / "benchmark" / "qa-benchmark-with-qids.json").read_text())
+    wording, source = question_wording(None, warnings.append)
+    assert source == "published" and len(warnings) == 1
+    texts = {q["qid"]: q["question"] for q in published["fluid"]["questions"]}
+    assert wording["fluid"] and all(texts[qid] == text for qid, text in wording["fluid"].items())

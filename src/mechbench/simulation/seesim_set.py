@@ -16,7 +16,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from mechbench.benchmarks.seesim.dataset import BENCHMARK_FILE, DomainBlock, benchmark_root, questions_file
+from mechbench.benchmarks.seesim.dataset import (
+    BENCHMARK_FILE,
+    DomainBlock,
+    benchmark_root,
+    official_source,
+    questions_file,
+)
 from mechbench.benchmarks.seesim.protocol import DOMAINS, FLUID_FILE_OFFSET
 from mechbench.data import DataSourceError, read_data_text
 from mechbench.errors import MechbenchError
@@ -92,7 +98,7 @@ def simulate(job: tuple[str, int, int]) -> dict[str, Any]:
 
 def published_questions(source: str | Path | None) -> dict[str, dict[str, str]]:
     """The published question wording per domain ({qid: text}) from a SeeSim copy (default: the publisher's)."""
-    root = benchmark_root(source)
+    root = benchmark_root(source if source is not None else official_source())
     try:
         raw = json.loads(read_data_text(questions_file(root)))
         return {d: {q.qid: q.question for q in DomainBlock.model_validate(raw[d]).questions} for d in DOMAINS}
@@ -114,7 +120,10 @@ def question_wording(questions: str | None, warn: Callable[[str], None]) -> tupl
     except DataSourceError as error:
         if questions is not None:
             raise
-        warn(f"the published SeeSim questions could not be read ({error}); the questions use mechbench's wording")
+        warn(
+            f"the published SeeSim questions could not be read ({error}); the questions use mechbench's wording "
+            "(--questions PATH reads a local copy of the publisher's repository)"
+        )
         return own, "mechbench"
     missing = [qid for d in DOMAINS for qid in own[d] if qid not in published[d]]
     if missing:
