@@ -1,5 +1,6 @@
 """Text reports of generated simulations, laid out as simulation reports are (set-up, material, boundary
-conditions, solver settings, results). They state what was computed, never the answers to the questions."""
+conditions, solver settings, results). Like the published reports they state the set-up and the computed
+figures, and no verdicts (no factor of safety, no "converged", no "fully developed")."""
 
 from __future__ import annotations
 
