@@ -7,7 +7,6 @@ both True and False are not asked of generated files (:data:`NOT_ASKED`, with th
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -265,8 +264,3 @@ def answers(domain: str, facts: dict) -> dict[str, bool]:
         if value is not None:
             out[rule.qid] = bool(value)
     return out
-
-
-def finite(value: float) -> float | None:
-    """A fact as JSON allows (∞ → None)."""
-    return value if math.isfinite(value) else None

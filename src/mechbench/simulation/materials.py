@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Material:
@@ -27,13 +29,13 @@ class Material:
     endurance_limit: float | None
     elongation: float  # at break, %
 
-    def failure_index(self, von_mises: float, sigma1: float, sigma2: float) -> float:
-        """Equivalent stress over strength (≥ 1: the material's limit is reached) for one stress state."""
+    def failure_index(self, von_mises: np.ndarray, sigma1: np.ndarray, sigma2: np.ndarray) -> np.ndarray:
+        """Equivalent stress over strength (≥ 1: the material's limit is reached), element-wise over stress states."""
         if self.ductile:
             return von_mises / float(self.yield_strength)
-        tension = max(sigma1, 0.0) / self.tensile_strength
-        compression = max(-sigma2, 0.0) / self.compressive_strength
-        return tension + compression if sigma1 > 0 and sigma2 < 0 else max(tension, compression)
+        tension = np.maximum(sigma1, 0.0) / self.tensile_strength
+        compression = np.maximum(-sigma2, 0.0) / self.compressive_strength
+        return np.where((sigma1 > 0) & (sigma2 < 0), tension + compression, np.maximum(tension, compression))
 
 
 MATERIALS = (

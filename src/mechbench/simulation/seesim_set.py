@@ -16,15 +16,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from mechbench.benchmarks.seesim.dataset import (
-    BENCHMARK_FILE,
-    DomainBlock,
-    benchmark_root,
-    official_source,
-    questions_file,
-)
+from mechbench.benchmarks.seesim.dataset import BENCHMARK_FILE, benchmark_root, official_source, read_blocks
 from mechbench.benchmarks.seesim.protocol import DOMAINS, FLUID_FILE_OFFSET
-from mechbench.data import DataSourceError, read_data_text
+from mechbench.data import DataSourceError
 from mechbench.errors import MechbenchError
 from mechbench.executor import run_batch
 from mechbench.simulation import answers as rules
@@ -98,12 +92,8 @@ def simulate(job: tuple[str, int, int]) -> dict[str, Any]:
 
 def published_questions(source: str | Path | None) -> dict[str, dict[str, str]]:
     """The published question wording per domain ({qid: text}) from a SeeSim copy (default: the publisher's)."""
-    root = benchmark_root(source if source is not None else official_source())
-    try:
-        raw = json.loads(read_data_text(questions_file(root)))
-        return {d: {q.qid: q.question for q in DomainBlock.model_validate(raw[d]).questions} for d in DOMAINS}
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise DataSourceError(f"{BENCHMARK_FILE} under {root} is not the SeeSim benchmark: {error}") from None
+    blocks = read_blocks(benchmark_root(source if source is not None else official_source()))
+    return {d: {q.qid: q.question for q in block.questions} for d, block in blocks.items()}
 
 
 def question_wording(questions: str | None, warn: Callable[[str], None]) -> tuple[dict[str, dict[str, str]], str]:

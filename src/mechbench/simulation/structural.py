@@ -116,7 +116,7 @@ def _peaks(material: Material, stress: np.ndarray, solid: np.ndarray) -> tuple[f
     """Largest von Mises stress, largest σ1, smallest σ2 and the failure index of each cell."""
     vm = ps.von_mises(stress)
     s1, s2 = ps.principal(stress)
-    index = np.vectorize(material.failure_index)(vm, s1, s2) * solid
+    index = material.failure_index(vm, s1, s2) * solid
     return float(vm[solid].max()), float(s1[solid].max()), float(s2[solid].min()), index
 
 

@@ -92,19 +92,18 @@ def _media(root: Path, domain: str, data_file: str, modality: str) -> Path | Non
     return None
 
 
-def load_items(
-    source: str | Path | None, modality: str, domain: str = "all", files: list[str] | None = None
-) -> tuple[list[Item], list[str]]:
-    """Every (file, question) item of the selection, and the files skipped for missing media."""
-    if modality not in MODALITIES:
-        raise DataSourceError(f"modality must be one of {', '.join(MODALITIES)}, got {modality!r}")
-    domains = list(DOMAINS) if domain == "all" else [domain]
-    if any(d not in DOMAINS for d in domains):
-        raise DataSourceError(f"domain must be one of {', '.join(DOMAINS)} or all, got {domain!r}")
-    root = benchmark_root(source)
+def _raw(root: Path) -> dict[str, Any]:
+    raw = safejson.loads(read_data_text(questions_file(root)))
+    if not isinstance(raw, dict):
+        raise TypeError("the file does not hold a JSON object")
+    return raw
+
+
+def read_blocks(root: Path, domains: list[str] | tuple[str, ...] = DOMAINS) -> dict[str, DomainBlock]:
+    """The questions and answers of ``domains`` from the benchmark file under ``root``, validated."""
     try:
-        raw: dict[str, Any] = safejson.loads(read_data_text(within(root, root / "benchmark" / BENCHMARK_FILE)))
-        blocks = {d: DomainBlock.model_validate(raw[d]) for d in domains}
+        raw = _raw(root)
+        return {d: DomainBlock.model_validate(raw[d]) for d in domains}
     except (
         OSError,
         UnicodeDecodeError,
@@ -115,6 +114,19 @@ def load_items(
         ValidationError,
     ) as error:
         raise DataSourceError(f"{BENCHMARK_FILE} is not the SeeSim benchmark: {str(error).splitlines()[0]}") from None
+
+
+def load_items(
+    source: str | Path | None, modality: str, domain: str = "all", files: list[str] | None = None
+) -> tuple[list[Item], list[str]]:
+    """Every (file, question) item of the selection, and the files skipped for missing media."""
+    if modality not in MODALITIES:
+        raise DataSourceError(f"modality must be one of {', '.join(MODALITIES)}, got {modality!r}")
+    domains = list(DOMAINS) if domain == "all" else [domain]
+    if any(d not in DOMAINS for d in domains):
+        raise DataSourceError(f"domain must be one of {', '.join(DOMAINS)} or all, got {domain!r}")
+    root = benchmark_root(source)
+    blocks = read_blocks(root, domains)
     known = {f for block in blocks.values() for f in block.files}
     unknown = sorted(set(files or []) - known)
     if unknown:
@@ -146,8 +158,7 @@ def questions_file(root: Path) -> Path:
 def generator_info(root: Path) -> dict[str, Any] | None:
     """The ``generator`` block of a set written by ``mechbench generate seesim`` (None for the published set)."""
     try:
-        raw = safejson.loads(read_data_text(questions_file(root)))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        info = _raw(root).get("generator")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError, TypeError):
         return None
-    info = raw.get("generator") if isinstance(raw, dict) else None
     return info if isinstance(info, dict) else None
