@@ -14,7 +14,6 @@ Prints a table and writes JSON next to it.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import subprocess
@@ -24,6 +23,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from results_io import publish
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -132,12 +133,7 @@ def main() -> None:
         unit = " sims/s" if "sims_per_s" in row else " MLUPS"
         ratio = f"{row['vs_peer']:.2f}" if "vs_peer" in row else ""
         lines.append(f"{row['case']:<62}{value:>7.2f}{unit:<7}{ratio:>8}")
-    text = "\n".join(lines)
-    print(text)
-    out = REPO / "benchmarks" / "results"
-    out.mkdir(exist_ok=True)
-    (out / "seesim_generator.txt").write_text(text + "\n")
-    (out / "seesim_generator.json").write_text(json.dumps(rows, indent=2) + "\n")
+    publish("seesim_generator", "\n".join(lines), rows)
 
 
 if __name__ == "__main__":

@@ -15,7 +15,6 @@ Prints a table and writes JSON next to it.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import subprocess
@@ -23,6 +22,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from results_io import publish
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -90,12 +91,7 @@ def main() -> None:
     lines.append(f"{'grid':<15}{'case':<42}{'rewards/s':>12}{'vs peer':>10}")
     for row in rows:
         lines.append(f"{row['grid']:<15}{row['case']:<42}{row['rewards_per_s']:>12.1f}{row['vs_peer']:>10.2f}")
-    text = "\n".join(lines)
-    print(text)
-    out = REPO / "benchmarks" / "results"
-    out.mkdir(exist_ok=True)
-    (out / "sphyr_rewards.txt").write_text(text + "\n")
-    (out / "sphyr_rewards.json").write_text(json.dumps(rows, indent=2) + "\n")
+    publish("sphyr_rewards", "\n".join(lines), rows)
 
 
 if __name__ == "__main__":
