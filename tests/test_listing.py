@@ -9,6 +9,7 @@ import yaml
 
 import mechbench
 from mechbench import tasks
+from mechbench.benchmarks.seesim.dataset import DEFAULT_REVISION as SEESIM_REVISION
 from mechbench.benchmarks.seesim.dataset import OFFICIAL_REPOSITORY as SEESIM_REPOSITORY
 from mechbench.benchmarks.sphyr.versions import UPSTREAM_REVISION
 from mechbench.benchmarks.structural_eval.dataset import OFFICIAL_REVISION
@@ -41,7 +42,7 @@ def test_pinned_revisions_match_the_code() -> None:
     seesim = (ROOT / "seesim" / "eval.yaml").read_text()
     assert f"commit {UPSTREAM_REVISION}" in sphyr
     assert f"commit {OFFICIAL_REVISION}" in structural
-    assert SEESIM_REPOSITORY in seesim
+    assert SEESIM_REPOSITORY in seesim and f"commit {SEESIM_REVISION}" in seesim
 
 
 def test_seesim_counts_match_the_published_data(shared: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from mechbench.benchmarks.seesim.dataset import DEFAULT_REVISION as SEESIM_REVISION
 from mechbench.benchmarks.seesim.dataset import VERIFIED_QUESTIONS_SHA256
 from mechbench.benchmarks.structural_eval.dataset import OFFICIAL_REVISION
 from mechbench.data import DataSourceError, files_sha256
@@ -47,15 +48,32 @@ def test_structural_eval_default_is_the_pinned_commit(github: Path, structural_d
         structural_eval(revision="0" * 40, debug=True)  # a revision the publisher does not have: no substitution
 
 
+SEESIM_ARCHIVE = Path("cmudrc", "OpenSeeSimE", "archive", f"{SEESIM_REVISION}.zip")
+
+
 def test_seesim_default_gives_the_published_always_true_rate(github: Path, shared: Path, tmp_path: Path) -> None:
-    _zip_folder(shared / "seesim", github / "cmudrc" / "SeeSim" / "archive" / "main.zip", "SeeSim-main")
+    _zip_folder(shared / "seesim", github / SEESIM_ARCHIVE, f"OpenSeeSimE-{SEESIM_REVISION}")
     task = seesim(modality="text")
     meta = task.metadata
-    assert meta["revision"] == "main" and meta["data_sha256"] == VERIFIED_QUESTIONS_SHA256 and meta["verified_copy"]
+    assert meta["data_source"] == f"github.com/cmudrc/OpenSeeSimE@{SEESIM_REVISION}"
+    assert meta["revision"] == SEESIM_REVISION and meta["data_sha256"] == VERIFIED_QUESTIONS_SHA256
+    assert meta["verified_copy"]
     (log,) = inspect_eval(task, model="mechbench/always-true", log_dir=str(tmp_path / "logs"), display="none")
     accuracy = next(s.metrics["accuracy"].value for s in log.results.scores if "accuracy" in s.metrics)
     assert accuracy * 240 == pytest.approx(127) and len(log.samples) == 240  # the published 52.9 %
     assert log.eval.metadata["data_sha256"] == VERIFIED_QUESTIONS_SHA256
+    from mechbench.report import build_report, write_report
+
+    report = build_report(tmp_path / "logs")  # the paper's text baselines beside the run, as references
+    references = {r["model"]: r["value"] for r in report.leaderboard if r.get("reference")}
+    assert references == {
+        "LLaVA (published)": 0.663,
+        "Phi-3 (published)": 0.625,
+        "Qwen (published)": 0.546,
+        "Llama (published)": 0.521,
+    }
+    markdown = write_report(report, tmp_path / "report")["md"].read_text()
+    assert "LLaVA (published)" in markdown and "the paper's runs" in markdown
 
 
 def test_a_changed_seesim_copy_is_flagged(github: Path, shared: Path, tmp_path: Path) -> None:
@@ -78,7 +96,7 @@ def test_unreachable_sources_fail_on_the_command_line_with_exit_2(tmp_path: Path
     for args, message in (
         (["mechbench/structural_eval", "-T", "debug=true", "--model", "mockllm/model"], "-T data=bundled"),
         (["mechbench/sphyr", "--model", "mechbench/solid"], "-T data=bundled"),
-        (["mechbench/seesim", "--model", "mechbench/always-true"], "point -T data= at a local copy"),
+        (["mechbench/seesim", "--model", "mechbench/always-true"], "-T data=bundled"),
     ):
         done = subprocess.run(
             [inspect, "eval", *args, "--log-dir", str(tmp_path / "logs")],
@@ -100,8 +118,8 @@ def test_generated_seesim_questions_take_the_publishers_wording_or_say_why_not(
     warnings: list[str] = []
     wording, source = question_wording(None, warnings.append)  # the publisher's archive is not served yet
     assert source == "mechbench" and len(warnings) == 1
-    assert "main.zip failed" in warnings[0] and "--questions PATH" in warnings[0]
-    _zip_folder(shared / "seesim", github / "cmudrc" / "SeeSim" / "archive" / "main.zip", "SeeSim-main")
+    assert f"{SEESIM_REVISION}.zip failed" in warnings[0] and "--questions PATH" in warnings[0]
+    _zip_folder(shared / "seesim", github / SEESIM_ARCHIVE, f"OpenSeeSimE-{SEESIM_REVISION}")
     published = json.loads((shared / "seesim" / "benchmark" / "qa-benchmark-with-qids.json").read_text())
     wording, source = question_wording(None, warnings.append)
     assert source == "published" and len(warnings) == 1

@@ -9,6 +9,7 @@ its publishers at run time or reads a local copy the user points to.
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import os
 import re
@@ -140,35 +141,60 @@ def _hub_headers() -> dict[str, str]:
     return {"User-Agent": "mechbench", **({"Authorization": f"Bearer {token}"} if token else {})}
 
 
-def _download(url: str, target: Path, headers: dict[str, str] | None = None) -> None:
+def download(
+    url: str,
+    target: Path,
+    headers: dict[str, str] | None = None,
+    *,
+    size: int | None = None,
+    sha256: str | None = None,
+) -> None:
+    """Fetch ``url`` into ``target``; nothing is written there unless the whole body arrived.
+
+    The body must be as long as the server's Content-Length (and ``size``, when given) and, with ``sha256``, hash
+    to it: a download cut short or altered is an error, never a cached file.
+    """
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=".part-")
     tmp = Path(tmp_name)
     request = urllib.request.Request(url, headers=headers or {"User-Agent": "mechbench"})
     shown = redact_url(url)
+    digest = hashlib.sha256()
     try:
         with (
             os.fdopen(fd, "wb") as out,
             _OPENER.open(request, timeout=DOWNLOAD_TIMEOUT_S) as response,
         ):
-            size = 0
+            received = 0
+            announced = response.headers.get("Content-Length")
             deadline = time.monotonic() + DOWNLOAD_DEADLINE_S
             # read1: whatever has arrived (at most 1 MiB), so the deadline is checked as data trickles in.
             while chunk := response.read1(1 << 20):
-                size += len(chunk)
-                if size > MAX_DOWNLOAD_BYTES:
-                    raise DataSourceError(f"{shown}: larger than {MAX_DOWNLOAD_BYTES} bytes, refused")
+                received += len(chunk)
+                if received > MAX_DOWNLOAD_BYTES or (size is not None and received > size):
+                    limit = MAX_DOWNLOAD_BYTES if size is None else size
+                    raise DataSourceError(f"{shown}: larger than {limit} bytes, refused")
                 if time.monotonic() > deadline:
                     raise DataSourceError(
-                        f"download of {shown} failed: not finished after {DOWNLOAD_DEADLINE_S} s ({size} bytes)"
+                        f"download of {shown} failed: not finished after {DOWNLOAD_DEADLINE_S} s ({received} bytes)"
                     )
+                digest.update(chunk)
                 out.write(chunk)
+        expected = size if size is not None else int(announced) if announced and announced.isdigit() else None
+        if expected is not None and received != expected:
+            raise DataSourceError(f"download of {shown} failed: cut short at {received} of {expected} bytes")
+        if sha256 is not None and digest.hexdigest() != sha256.lower():
+            raise DataSourceError(
+                f"download of {shown} failed: its SHA-256 is {digest.hexdigest()[:12]}…, expected {sha256[:12]}…"
+            )
         os.replace(tmp, target)  # atomic: a half-written file is never taken for a download
     except urllib.error.HTTPError as error:
         raise DataSourceError(f"download of {shown} failed: HTTP {error.code} {error.reason}") from None
-    except (urllib.error.URLError, TimeoutError, OSError) as error:
+    except http.client.IncompleteRead as error:  # a chunked body that ended before its last chunk
+        raise DataSourceError(f"download of {shown} failed: cut short after {len(error.partial)} bytes") from None
+    except (urllib.error.URLError, http.client.HTTPException, TimeoutError, OSError) as error:
         reason = getattr(error, "reason", error)
-        raise DataSourceError(f"download of {shown} failed: {reason}") from None
+        raise DataSourceError(f"download of {shown} failed: {reason or type(error).__name__}") from None
     finally:
         tmp.unlink(missing_ok=True)
 
@@ -238,16 +264,51 @@ def _extract(archive: Path, target: Path) -> None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
+_HUB_CACHE_REPOSITORY = re.compile(r"^(datasets|models|spaces)--(.+)$")
+
+
+def hub_snapshot(path: Path) -> tuple[Path, str, str] | None:
+    """(the hub cache's repository folder, repository id, revision) when ``path`` lies in a snapshot of a Hugging
+    Face cache (``…/datasets--owner--name/snapshots/<revision>/…``, as ``huggingface-cli download`` leaves it)."""
+    parts = path.absolute().parts
+    for i in range(len(parts) - 2, 0, -1):
+        match = _HUB_CACHE_REPOSITORY.match(parts[i - 1])
+        if parts[i] == "snapshots" and match:
+            return Path(*parts[:i]), match.group(2).replace("--", "/"), parts[i + 1]
+    return None
+
+
 def within(root: Path, path: Path) -> Path:
-    """``path`` resolved; a :class:`DataSourceError` if a symbolic link takes it outside ``root``."""
-    resolved, base = path.resolve(), root.resolve()
+    """``path`` resolved; a :class:`DataSourceError` if a symbolic link takes it outside the dataset.
+
+    The dataset is ``root``, or, for a snapshot in a Hugging Face cache, the cache's repository folder: its
+    snapshot files are links into the same repository's ``blobs/``, which is where the data really is.
+    """
+    snapshot = hub_snapshot(root)
+    boundary = snapshot[0] if snapshot else root
+    resolved, base = path.resolve(), boundary.resolve()
     if not resolved.is_relative_to(base):
         try:
             shown = path.relative_to(root)
         except ValueError:
             shown = path
-        raise DataSourceError(f"{shown} in {root} is a link leading outside the dataset folder; refused")
+        place = "the hub cache's repository folder" if snapshot else "the dataset folder"
+        raise DataSourceError(f"{shown} in {root} is a link leading outside {place}; refused")
     return resolved
+
+
+def describe_source(source: str | Path) -> str:
+    """How a run names a data source given by the user: URLs without their secrets, a hub-cache snapshot as the
+    repository and revision it holds (and where it lies), other paths as given."""
+    text = str(source)
+    if is_url(text):
+        return redact_url(text)
+    path = Path(text).expanduser()
+    snapshot = hub_snapshot(path) if path.exists() else None
+    if snapshot:
+        _, repository, revision = snapshot
+        return f"{repository}@{revision} (Hugging Face cache snapshot {text})"
+    return text
 
 
 def read_data_text(path: Path, limit: int | None = None) -> str:
@@ -286,7 +347,7 @@ def fetch_url(url: str, cache: Path | None = None) -> Path:
     name = PurePosixPath(url.split("?")[0]).name or "download"
     file = folder / name
     if not file.exists():
-        _download(url, file)
+        download(url, file)
     if name.endswith(_ARCHIVE_SUFFIXES):
         _extract(file, content)
     else:
@@ -332,7 +393,7 @@ def fetch_hub_files(
             raise DataSourceError(f"unsafe path in dataset {dataset_id}: {path!r}")
         target = folder / path
         if not target.exists():
-            _download(f"{endpoint.rstrip('/')}/datasets/{dataset_id}/resolve/{revision}/{path}", target, _hub_headers())
+            download(f"{endpoint.rstrip('/')}/datasets/{dataset_id}/resolve/{revision}/{path}", target, _hub_headers())
     return folder
 
 
@@ -375,7 +436,7 @@ def fetch_repository_files(
             raise DataSourceError(f"unsafe path in repository {repository}: {path!r}")
         target = folder / path
         if not target.exists():
-            _download(f"{base}/{repository}/{revision}/{path}", target)
+            download(f"{base}/{repository}/{revision}/{path}", target)
     return folder
 
 

@@ -69,7 +69,7 @@ from mechbench.benchmarks.structural_eval.structured import (
     PARTIAL_CREDIT,
     PROTOCOLS,
 )
-from mechbench.data import files_sha256, redact_url
+from mechbench.data import describe_source, files_sha256, redact_url
 from mechbench.errors import UsageError
 from mechbench.oracle import oracle_answer
 from mechbench.providers.model import check_builtin_model
@@ -171,7 +171,7 @@ def sphyr(
             corpora={s: str(p) for s, p in paths.items()},
         )
         files = list(paths.values())
-        source = redact_url(str(data)) if data is not None else official_sphyr_source(version, revision)
+        source = describe_source(data) if data is not None else official_sphyr_source(version, revision)
     gravity = _gravity_note(dataset, version, replay, data == "bundled")
     scorer_fn = sphyr_scorer if reference == "published" else sphyr_scorer_best
     return Task(
@@ -320,7 +320,7 @@ def structural_eval(
             "partial_credit": credit,
             "temperatures": list(temperatures) if temperatures else None,
             "structured": structured,
-            "data_source": redact_url(str(data)) if data is not None else DEFAULT_SOURCE,
+            "data_source": describe_source(data) if data is not None else DEFAULT_SOURCE,
             "data_sha256": files_sha256(data_files(data)),
             "official_texts": official.sources if official else None,
             "official_runner_temperatures": list(official.runner_temperatures or ()) if official else None,
@@ -355,8 +355,8 @@ def seesim(
         max_frames: at most this many frames per video, spread evenly.
         max_tokens: generation limit, reasoning included (the published runs used 512, which a reasoning model
             spends before it answers; ``-T max_tokens=512`` reproduces them).
-        revision: branch, tag or commit of the publisher's repository (default: main; the questions file is
-            checked against the copy mechbench was verified on).
+        revision: branch, tag or commit of the publisher's repository (default: the pinned commit; the questions
+            file is also checked against the verified copy's content hash).
         oracle: answer every question with its ground truth, call no model (the top of the scale).
     """
     if not oracle:
@@ -401,7 +401,7 @@ def seesim(
             "video_mode": video_mode,
             "fps": fps,
             "skipped_for_missing_media": skipped,
-            "data_source": redact_url(str(data)) if data is not None else SEESIM_DEFAULT_SOURCE,
+            "data_source": describe_source(data) if data is not None else SEESIM_DEFAULT_SOURCE,
             "revision": revision or (SEESIM_DEFAULT_REVISION if data is None else None),
             "data_sha256": digest,
             "verified_copy": verified,
@@ -458,7 +458,7 @@ def openseesime(
             "benchmark": "openseesime",
             "domain": domain,
             "subset": subset,
-            "data_source": redact_url(str(source)),
+            "data_source": describe_source(source),
             "revision": rev if data is None or not Path(str(data)).is_dir() else None,
             "shards": shards,
             "data_sha256": files_sha256(media),

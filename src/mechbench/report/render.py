@@ -185,7 +185,12 @@ def _leaderboard_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
             continue
         ci = row["ci95"]
         headline = f"{row['metric']} {row['value']:.3f}" + ("" if ci != ci else f" ± {ci:.3f}")  # NaN: one sample
-        published = f"{row['published']:.3f} ({row['published_note']})" if row["published"] is not None else "—"
+        if row.get("reference"):  # a published result of another model, shown beside the runs it compares with
+            published = f"the published number itself: {row['published_note']}"
+        elif row["published"] is not None:
+            published = f"{row['published']:.3f} ({row['published_note']})"
+        else:
+            published = "—"
         digest = f" (sha256 {row['data_sha256']})" if row["data_sha256"] else ""
         rows.append({**row, "headline": headline, "published_shown": published, "data_shown": row["data"] + digest})
     return rows

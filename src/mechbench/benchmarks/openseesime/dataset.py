@@ -26,6 +26,7 @@ from mechbench.data import (
     is_hub_id,
     list_hub_files,
 )
+from mechbench.media_check import check_media
 
 Domain = Literal["structural", "fluid"]
 Subset = Literal["mini", "small", "full"]
@@ -132,6 +133,10 @@ def _question(row: dict[str, Any], where: str) -> Question:
     index = row.get("correct_choice_idx")
     if media is None:
         raise DataSourceError(f"{where}: no image or video bytes")
+    try:
+        check_media(media, "video" if kind == "video" else "image")
+    except DataSourceError as error:
+        raise DataSourceError(f"{where}: {error}") from None
     if not 2 <= len(choices) <= MAX_CHOICES or not isinstance(index, int) or not 0 <= index < len(choices):
         raise DataSourceError(f"{where}: answer choices or the correct index are not usable")
     return Question(

@@ -10,12 +10,25 @@ from pydantic import BaseModel, ValidationError
 
 from mechbench import safejson
 from mechbench.benchmarks.seesim.protocol import DOMAINS, MODALITIES, data_file_name
-from mechbench.data import DataSourceError, bundled, github_archive, read_data_text, resolve_source, within
+from mechbench.data import (
+    DataSourceError,
+    bundled,
+    github_archive,
+    is_url,
+    read_data_text,
+    resolve_source,
+    unmask_url,
+    within,
+)
+from mechbench.git_lfs import GitOrigin, github_origin
+from mechbench.media_check import usable_media
 
-OFFICIAL_REPOSITORY = "cmudrc/SeeSim"
-DEFAULT_REVISION = "main"
-"""No commit of the publisher's repository could be verified from where mechbench is built, so the default
-follows its main branch; the questions file is pinned by content instead (:data:`VERIFIED_QUESTIONS_SHA256`)."""
+OFFICIAL_REPOSITORY = "cmudrc/OpenSeeSimE"
+"""The publisher's repository that holds the SeeSim set (README, ``benchmark/qa-benchmark-with-qids.json``,
+``data/{structural,fluid}/{images,videos,text}``), MIT."""
+DEFAULT_REVISION = "2e80269aa2d0b2683ac0fc77551c1bfd77b73244"
+"""The pinned commit of :data:`OFFICIAL_REPOSITORY`; its questions file is also checked by content
+(:data:`VERIFIED_QUESTIONS_SHA256`)."""
 VERIFIED_QUESTIONS_SHA256 = "ab88e2a58671bd4cdc9beb4591a591573c7ae7825b61998fc37dbda7cf3ce9da"
 """Content hash (:func:`mechbench.data.files_sha256`) of the published ``qa-benchmark-with-qids.json`` that
 mechbench is verified against (240 answers, 127 True). A fetched copy that differs is used, but the log and the
@@ -62,33 +75,46 @@ class Item(BaseModel):
     media: str
 
 
-def benchmark_root(source: str | Path | None) -> Path:
-    """The folder holding ``benchmark/qa-benchmark-with-qids.json`` and ``data/`` (``bundled``: mechbench's
-    generated offline set)."""
+def _copy(source: str | Path | None) -> tuple[Path, GitOrigin | None]:
+    """The local folder of ``source`` and, for a repository archive, where it came from (for Git LFS media)."""
     if source == "bundled":
-        return bundled("seesim")
+        return bundled("seesim"), None
+    url = official_source() if source is None else unmask_url(str(source)) if is_url(str(source)) else None
     try:
         root = resolve_source(source or official_source(), hub_paths=None)
     except DataSourceError as error:
         if source is not None:
             raise
         raise DataSourceError(
-            f"the official SeeSim data could not be fetched ({error}); mechbench has no offline SeeSim copy: "
-            "point -T data= at a local copy of the publisher's repository"
+            f"the official SeeSim data could not be fetched ({error}); for mechbench's own generated set, offline, "
+            "use -T data=bundled (or point -T data= at a local copy of the publisher's repository)"
         ) from None
+    return root, github_origin(url, root) if url else None
+
+
+def _benchmark_folder(root: Path) -> Path:
     matches = sorted(root.rglob(BENCHMARK_FILE), key=lambda p: len(p.parts))
     if not matches:
         raise DataSourceError(f"no {BENCHMARK_FILE} under {root}: not the SeeSim layout")
     return matches[0].parent.parent
 
 
-def _media(root: Path, domain: str, data_file: str, modality: str) -> Path | None:
+def benchmark_root(source: str | Path | None) -> Path:
+    """The folder holding ``benchmark/qa-benchmark-with-qids.json`` and ``data/`` (``bundled``: mechbench's
+    generated offline set)."""
+    return _benchmark_folder(_copy(source)[0])
+
+
+def _media(root: Path, domain: str, data_file: str, modality: str, origin: GitOrigin | None) -> Path | None:
+    """The media file of one simulation in ``modality``, checked (Git LFS pointers resolved, images and videos
+    decoded); None when the copy has none."""
     folder, suffixes = MEDIA[modality]
     base = root / "data" / domain / folder
     for suffix in suffixes:
         candidate = base / f"{data_file}{suffix}"
         if candidate.is_file():
-            return within(root, candidate)
+            found = within(root, candidate)
+            return found if modality == "text" else usable_media(found, modality, origin)  # type: ignore[arg-type]
     return None
 
 
@@ -125,7 +151,8 @@ def load_items(
     domains = list(DOMAINS) if domain == "all" else [domain]
     if any(d not in DOMAINS for d in domains):
         raise DataSourceError(f"domain must be one of {', '.join(DOMAINS)} or all, got {domain!r}")
-    root = benchmark_root(source)
+    copy, origin = _copy(source)
+    root = _benchmark_folder(copy)
     blocks = read_blocks(root, domains)
     known = {f for block in blocks.values() for f in block.files}
     unknown = sorted(set(files or []) - known)
@@ -137,7 +164,7 @@ def load_items(
         for file, entry in block.files.items():
             if files and file not in files:
                 continue
-            media = _media(root, d, data_file_name(d, file), modality)
+            media = _media(root, d, data_file_name(d, file), modality, origin)
             if media is None:
                 skipped.append(f"{d}/{file}")
                 continue

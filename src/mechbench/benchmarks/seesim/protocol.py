@@ -44,3 +44,14 @@ def data_file_name(domain: str, question_file: str) -> str:
         raise DataSourceError(f"question file {question_file!r} is not named File_<number>")
     number = int(number_text)
     return f"File_{number - FLUID_FILE_OFFSET if domain == 'fluid' else number}"
+
+
+PUBLISHED_BASELINES: dict[str, dict[str, float]] = {
+    "text": {"LLaVA": 0.663, "Phi-3": 0.625, "Qwen": 0.546, "Llama": 0.521},
+    "video": {"LLaVA": 0.538, "Qwen": 0.529, "BLIP": 0.529, "Kosmos": 0.529},
+    "image": {"Qwen": 0.529, "Llama": 0.546, "BLIP": 0.529, "Kosmos": 0.529},
+}
+"""Overall accuracy per modality and model, from the baseline table of the SeeSim paper (Ezemba, McComb and Tucker,
+DESTION 2025) as the publisher's README lists it (github.com/cmudrc/OpenSeeSimE at commit 2e80269a; "-" cells
+left out). The paper's open models ran the guidelines' prompt with a 512-token output limit."""
+PUBLISHED_BASELINES_SOURCE = "SeeSim paper's baseline table (README of cmudrc/OpenSeeSimE@2e80269a)"

@@ -25,12 +25,16 @@ from mechbench.data import (
     find_file,
     github_archive,
     is_hub_id,
+    is_url,
     read_data_text,
     resolve_or_official,
+    unmask_url,
     within,
 )
 from mechbench.errors import MechbenchError
 from mechbench.frame import FrameModel
+from mechbench.git_lfs import GitOrigin, github_origin
+from mechbench.media_check import usable_media
 
 OFFICIAL_REPOSITORY = "H1W0XXX/structural-eval-benchmark"
 """The maintainers' repository (the same content as the Hugging Face dataset superhatk/structural-eval-benchmark):
@@ -155,6 +159,7 @@ def _read_json(path: Path) -> Any:
 def load_tasks(source: str | Path | None = None, *, filter: str | None = None) -> list[StructuralTask]:
     """Every task of the data set (ids containing ``filter`` only, when given), sorted by id."""
     root = data_root(source)
+    origin = copy_origin(source)
     tasks = []
     for path in sorted((root / "raw_models").glob("*.json")):
         task_id = path.stem
@@ -187,7 +192,7 @@ def load_tasks(source: str | Path | None = None, *, filter: str | None = None) -
                 raise DataSourceError(f"raw model {path.name} cannot be solved: {error}") from None
         difficulty = meta.get("difficulty") if isinstance(meta, dict) else None
         image_name = meta.get("image_filename") if isinstance(meta, dict) else None
-        image = _official_image(root, task_id, image_name)
+        image = _official_image(root, task_id, image_name, origin)
         known = isinstance(difficulty, int | float) and 1 <= difficulty <= 5
         tasks.append(
             StructuralTask(
@@ -209,7 +214,15 @@ def load_tasks(source: str | Path | None = None, *, filter: str | None = None) -
     return tasks
 
 
-def _official_image(root: Path, task_id: str, image_name: Any) -> Path | None:
+def copy_origin(source: str | Path | None) -> GitOrigin | None:
+    """The repository and revision a downloaded copy came from (its Git LFS objects are fetched from there);
+    None for a local folder or a hub dataset."""
+    url = official_source() if source is None else unmask_url(str(source)) if is_url(str(source)) else None
+    return github_origin(url, copy_root(source)) if url else None
+
+
+def _official_image(root: Path, task_id: str, image_name: Any, origin: GitOrigin | None) -> Path | None:
+    """The task's published drawing, checked (a Git LFS pointer resolved, the image decoded); None if absent."""
     folder = root / "images"
     names = [image_name] if isinstance(image_name, str) else []
     names += [task_id + suffix for suffix in IMAGE_SUFFIXES]
@@ -220,5 +233,5 @@ def _official_image(root: Path, task_id: str, image_name: Any) -> Path | None:
                 continue
         except (OSError, ValueError):  # a name too long for the file system, or with a NUL byte
             continue
-        return within(root, candidate)
+        return usable_media(within(root, candidate), "image", origin)
     return None
