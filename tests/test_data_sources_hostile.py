@@ -112,3 +112,40 @@ def test_an_oversized_data_file_is_refused_unread(tmp_path: Path, monkeypatch) -
     path.write_text('{"index": 0, "input_grid": [["V"]], "ground_truth": [["1"]]}\n' * 40)
     with pytest.raises(DataSourceError, match="more than the 1000 a data file may have"):
         read_records(path)
+
+
+@pytest.mark.parametrize("framing", ["content-length", "chunked"])
+def test_a_download_cut_short_is_a_clear_error_and_never_cached(framing: str, tmp_path: Path) -> None:
+    served: list[int] = []
+
+    class CutShort(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:
+            served.append(1)
+            self.send_response(200)
+            if framing == "chunked":
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+                self.wfile.write(b"400\r\n" + b"x" * 100)  # a 1024-byte chunk announced, 100 bytes sent
+            else:
+                self.send_header("Content-Length", "1000")
+                self.end_headers()
+                self.wfile.write(b"x" * 10)
+            self.wfile.flush()
+            self.close_connection = True
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), CutShort)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_address[1]}/full_easy.jsonl"
+    try:
+        for _ in range(2):  # asked twice: the first, broken download was not kept
+            with pytest.raises(DataSourceError, match="cut short"):
+                fetch_url(url, cache=tmp_path / "cache")
+        assert len(served) == 2 and not list((tmp_path / "cache").rglob("full_easy.jsonl"))
+    finally:
+        server.shutdown()
+        server.server_close()
