@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install mechbench with its test extras and Ray (and Debian's Chromium, which the report test renders HTML in),
-# then run the test suite.
+# then run the test suite. Extra arguments go to pytest (-m "not slow" is the fast subset; DEVELOPING.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v chromium >/dev/null 2>&1; then
@@ -11,4 +11,9 @@ if ! command -v chromium >/dev/null 2>&1; then
     fi
 fi
 pip install -q -e ".[dev,ray]"
-python -m pytest "$@"
+summary="$(mktemp)"
+trap 'rm -f "$summary"' EXIT
+status=0
+MECHBENCH_TEST_SUMMARY="$summary" python -m pytest "$@" || status=$?
+cat "$summary" 2>/dev/null || true
+exit "$status"

@@ -24,6 +24,8 @@ from mechbench.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES, T
 from mechbench.tasks import sphyr, structural_eval
 from tests.fault_server import FAULTS, FaultServer, message_images, message_text
 
+pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
+
 MECHBENCH = [sys.executable, "-c", "from mechbench.cli import main; main()"]
 FAKE_KEY = "sk-mechbench-FAKE-KEY-7f3a9c1e5b"
 MODEL = "openai-api/fault/test-model"
@@ -159,8 +161,8 @@ def seesim_answer(messages: list[dict[str, Any]]) -> str:
     return ("True", "False", "Maybe, it depends")[int(hashlib.sha256(text.encode()).hexdigest(), 16) % 3]
 
 
-def test_seesim_survives_every_api_fault(tmp_path: Path, shared: Path) -> None:
-    task = ["seesim", "-T", "modality=text", "-T", "files=File_1", "-T", f"data={shared / 'seesim'}"]
+def test_seesim_survives_every_api_fault(tmp_path: Path, seesim_data: Path) -> None:
+    task = ["seesim", "-T", "modality=text", "-T", "files=File_1", "-T", f"data={seesim_data}"]
     assert_survives_faults(task, seesim_answer, tmp_path)
 
 
@@ -208,10 +210,10 @@ def test_replies_that_stay_malformed_end_as_a_zero_score_with_the_cause_logged(
     assert sorted(s.attempt for s in server.log.served)[-1] == tries
 
 
-def test_seesim_video_frames_survive_every_api_fault(tmp_path: Path, shared: Path) -> None:
+def test_seesim_video_frames_survive_every_api_fault(tmp_path: Path, seesim_data: Path) -> None:
     """Video as sampled frames: each frame is its own model call (the majority vote decides)."""
     task = ["seesim", "-T", "modality=video", "-T", "files=File_1", "-T", "max_frames=2"]
-    assert_survives_faults([*task, "-T", f"data={shared / 'seesim'}"], seesim_answer, tmp_path)
+    assert_survives_faults([*task, "-T", f"data={seesim_data}"], seesim_answer, tmp_path)
 
 
 def test_with_response_caching_on_a_malformed_reply_is_asked_again_not_replayed(

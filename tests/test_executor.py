@@ -7,10 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from mechbench.benchmarks.sphyr.rescore import read_results_file, rescore
+from mechbench.benchmarks.sphyr.dataset import GridRecord, read_records
+from mechbench.benchmarks.sphyr.prompts import render_grid
+from mechbench.benchmarks.sphyr.rescore import rescore
 from mechbench.executor import ExecutorError, run_batch
 from mechbench.generate import write_sphyr, write_structural
 from mechbench.simulation.seesim_set import write_seesim
+
+pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
 
 
 def _square(x: int) -> int:
@@ -41,6 +45,13 @@ def _tree(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def _flip_first(record: GridRecord) -> list[list[str]]:
+    grid = [list(row) for row in record.ground_truth]
+    r, c = next((r, c) for r, row in enumerate(grid) for c, t in enumerate(row) if t in ("0", "1"))
+    grid[r][c] = "1" if grid[r][c] == "0" else "0"
+    return grid
+
+
 def test_ray_gives_the_same_bytes_as_the_local_pool(tmp_path: Path, sphyr_data: Path) -> None:
     try:
         import ray  # noqa: F401
@@ -54,8 +65,10 @@ def test_ray_gives_the_same_bytes_as_the_local_pool(tmp_path: Path, sphyr_data: 
     write_seesim(local / "seesim", 1, 11, questions="mechbench", workers=2)
     write_seesim(ray_out / "seesim", 1, 11, questions="mechbench", executor="ray", workers=2)
     assert _tree(local) == _tree(ray_out)
-    path = sphyr_data / "recorded_completions" / "gpt-4.1-2025-04-14" / "full_easy_results.json"
-    records = read_results_file(path)
+    records = [  # results-file records: the truth with its first free cell flipped as the completion
+        {"input_grid": r.input_grid, "ground_truth": r.ground_truth, "completion": render_grid(_flip_first(r))}
+        for r in read_records(sphyr_data / "full_easy.jsonl")[:5]
+    ]
     assert rescore(records, physics=True, workers=2) == rescore(records, physics=True, executor="ray", workers=2)
 
 

@@ -31,6 +31,7 @@ def _same_tree(a: Path, b: Path) -> bool:
     return all(_same_tree(a / d, b / d) for d in comparison.common_dirs)
 
 
+@pytest.mark.slow
 def test_same_seed_same_bytes(tmp_path: Path) -> None:
     for kind, extra in (("structural", ["--n", "6"]), ("sphyr", ["--n", "2"])):
         for name in ("a", "b"):

@@ -93,6 +93,7 @@ def test_an_lfs_object_with_the_wrong_sha256_is_refused(publisher: tuple[Path, l
     assert not list((Path(os.environ["MECHBENCH_CACHE"]) / "lfs").rglob(f"*{names[1]}*"))
 
 
+@pytest.mark.slow
 def test_lfs_pointers_without_an_lfs_endpoint_stop_the_run_in_one_line(
     publisher: tuple[Path, list[str]], tmp_path: Path
 ) -> None:

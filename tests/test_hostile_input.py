@@ -298,6 +298,7 @@ huge_digits = st.integers(4290, 4400).map(lambda n: "9" * n)
 huge_exponents = st.integers(10**5, 10**9).map(lambda e: f"1e{e}")
 
 
+@pytest.mark.slow
 @FAST
 @given(huge_digits, st.sampled_from(["x", "y", "E", "value", None]))
 def test_structural_judge_on_integers_past_the_int_limit(number: str, key: str | None) -> None:

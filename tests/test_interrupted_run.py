@@ -8,10 +8,13 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
 from inspect_ai.log import read_eval_log
 
 from tests.fault_server import FaultServer
 from tests.test_api_faults import FAKE_KEY, MECHBENCH, MODEL, sphyr_answer
+
+pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
 
 TASK_ARGS = ["-T", "data=bundled", "-T", "subject=all", "-T", "physics=false", "-T", "samples=2"]
 TOTAL = 32  # 16 subjects x 2 samples

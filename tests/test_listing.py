@@ -45,18 +45,18 @@ def test_pinned_revisions_match_the_code() -> None:
     assert SEESIM_REPOSITORY in seesim and f"commit {SEESIM_REVISION}" in seesim
 
 
-def test_seesim_counts_match_the_published_data(shared: Path) -> None:
+def test_seesim_counts_match_the_published_data(published_seesim: Path) -> None:
     listing = yaml.safe_load((ROOT / "seesim" / "eval.yaml").read_text())
     for entry in listing["tasks"]:
-        task = tasks.seesim(data=str(shared / "seesim"), **entry["args"])
+        task = tasks.seesim(data=str(published_seesim), **entry["args"])
         assert len(task.dataset) == entry["dataset_samples"], entry
 
 
-def test_the_oracles_reach_the_top_of_each_scale(shared: Path, tmp_path: Path) -> None:
+def test_the_oracles_reach_the_top_of_each_scale(sphyr_v2_data: Path, seesim_data: Path, tmp_path: Path) -> None:
     from inspect_ai import eval as inspect_eval
 
     (sphyr_log,) = inspect_eval(
-        tasks.sphyr(data=str(shared / "sphyr_v2"), subject="3_random_row_easy", samples="4", oracle=True),
+        tasks.sphyr(data=str(sphyr_v2_data), subject="3_random_row_easy", samples="4", oracle=True),
         model="mockllm/model",
         log_dir=str(tmp_path),
         display="none",
@@ -64,7 +64,7 @@ def test_the_oracles_reach_the_top_of_each_scale(shared: Path, tmp_path: Path) -
     metrics = {s.name: s.metrics["mean"].value for s in sphyr_log.results.scores if s.metrics}
     assert metrics["exact_match"] == 1.0 and metrics["load_carrying"] == 1.0 and metrics["topology_score"] > 0
     (seesim_log,) = inspect_eval(
-        tasks.seesim(data=str(shared / "seesim"), modality="text", oracle=True),
+        tasks.seesim(data=str(seesim_data), modality="text", oracle=True),
         model="mockllm/model",
         log_dir=str(tmp_path),
         display="none",

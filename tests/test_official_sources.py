@@ -51,8 +51,10 @@ def test_structural_eval_default_is_the_pinned_commit(github: Path, structural_d
 SEESIM_ARCHIVE = Path("cmudrc", "OpenSeeSimE", "archive", f"{SEESIM_REVISION}.zip")
 
 
-def test_seesim_default_gives_the_published_always_true_rate(github: Path, shared: Path, tmp_path: Path) -> None:
-    _zip_folder(shared / "seesim", github / SEESIM_ARCHIVE, f"OpenSeeSimE-{SEESIM_REVISION}")
+def test_seesim_default_gives_the_published_always_true_rate(
+    github: Path, published_seesim: Path, tmp_path: Path
+) -> None:
+    _zip_folder(published_seesim, github / SEESIM_ARCHIVE, f"OpenSeeSimE-{SEESIM_REVISION}")
     task = seesim(modality="text")
     meta = task.metadata
     assert meta["data_source"] == f"github.com/cmudrc/OpenSeeSimE@{SEESIM_REVISION}"
@@ -76,12 +78,12 @@ def test_seesim_default_gives_the_published_always_true_rate(github: Path, share
     assert "LLaVA (published)" in markdown and "the paper's runs" in markdown
 
 
-def test_a_changed_seesim_copy_is_flagged(github: Path, shared: Path, tmp_path: Path) -> None:
+def test_a_changed_seesim_copy_is_flagged(github: Path, published_seesim: Path, tmp_path: Path) -> None:
     import shutil
 
     copy = tmp_path / "seesim"
-    shutil.copytree(shared / "seesim" / "benchmark", copy / "benchmark")
-    shutil.copytree(shared / "seesim" / "data" / "structural" / "text", copy / "data" / "structural" / "text")
+    shutil.copytree(published_seesim / "benchmark", copy / "benchmark")
+    shutil.copytree(published_seesim / "data" / "structural" / "text", copy / "data" / "structural" / "text")
     questions = copy / "benchmark" / "qa-benchmark-with-qids.json"
     questions.chmod(0o644)
     questions.write_text(questions.read_text().replace('"True"', '"False"', 1).replace("true", "false", 1))
@@ -89,6 +91,7 @@ def test_a_changed_seesim_copy_is_flagged(github: Path, shared: Path, tmp_path: 
     assert task.metadata["verified_copy"] is False and task.metadata["data_sha256"] != VERIFIED_QUESTIONS_SHA256
 
 
+@pytest.mark.slow
 def test_unreachable_sources_fail_on_the_command_line_with_exit_2(tmp_path: Path) -> None:
     env = {**os.environ, "MECHBENCH_GITHUB": "http://127.0.0.1:9", "MECHBENCH_GITHUB_RAW": "http://127.0.0.1:9"}
     env["MECHBENCH_CACHE"] = str(tmp_path / "cache")
@@ -111,7 +114,7 @@ def test_unreachable_sources_fail_on_the_command_line_with_exit_2(tmp_path: Path
 
 
 def test_generated_seesim_questions_take_the_publishers_wording_or_say_why_not(
-    github: Path, shared: Path, monkeypatch: pytest.MonkeyPatch
+    github: Path, published_seesim: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from mechbench.simulation.seesim_set import question_wording
 
@@ -119,8 +122,8 @@ def test_generated_seesim_questions_take_the_publishers_wording_or_say_why_not(
     wording, source = question_wording(None, warnings.append)  # the publisher's archive is not served yet
     assert source == "mechbench" and len(warnings) == 1
     assert f"{SEESIM_REVISION}.zip failed" in warnings[0] and "--questions PATH" in warnings[0]
-    _zip_folder(shared / "seesim", github / SEESIM_ARCHIVE, f"OpenSeeSimE-{SEESIM_REVISION}")
-    published = json.loads((shared / "seesim" / "benchmark" / "qa-benchmark-with-qids.json").read_text())
+    _zip_folder(published_seesim, github / SEESIM_ARCHIVE, f"OpenSeeSimE-{SEESIM_REVISION}")
+    published = json.loads((published_seesim / "benchmark" / "qa-benchmark-with-qids.json").read_text())
     wording, source = question_wording(None, warnings.append)
     assert source == "published" and len(warnings) == 1
     texts = {q["qid"]: q["question"] for q in published["fluid"]["questions"]}

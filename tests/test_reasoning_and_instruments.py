@@ -55,8 +55,8 @@ def test_sphyr_budget_exhausted_is_its_own_outcome(tmp_path: Path) -> None:
     assert metrics["invalid_output_grid"] == pytest.approx(1 / 3)
 
 
-def test_seesim_budget_exhausted_apart_from_unparsable(shared: Path, tmp_path: Path) -> None:
-    task = seesim(modality="text", files="File_1", data=str(shared / "seesim"))
+def test_seesim_budget_exhausted_apart_from_unparsable(seesim_data: Path, tmp_path: Path) -> None:
+    task = seesim(modality="text", files="File_1", data=str(seesim_data))
     count = len(task.dataset)
     model = _model((THINKING, "max_tokens"), ("<think>maybe false</think> True", "stop"), *[("", "stop")] * (count - 2))
     (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")

@@ -50,19 +50,19 @@ def test_a_huge_integer_in_a_reply_is_judged_not_raised(structural_data: Path) -
 def test_a_huge_integer_reply_loses_no_sample_in_inspect(structural_data: Path, tmp_path: Path) -> None:
     good = json.dumps(_beam(structural_data))
     replies = tmp_path / "replies.jsonl"
-    lines = [{"id": f"beam_00{i}", "reply": good[:-1] + f', "x": {HUGE}}}'} for i in range(1, 6)]
+    lines = [{"id": f"beam_00{i}", "reply": good[:-1] + f', "x": {HUGE}}}'} for i in range(1, 10)]
     lines[1]["reply"] = f"{{{HUGE}"  # and one that is nothing but the number
     replies.write_text("\n".join(json.dumps(r) for r in lines))
     (log,) = inspect_eval(
-        structural_eval(data=str(structural_data), filter="beam", max_retries=0),
+        structural_eval(data=str(structural_data), filter="beam_00", max_retries=0),
         model="mechbench/replay",
         model_args={"file": str(replies)},
         log_dir=str(tmp_path / "logs"),
         display="none",
     )
     assert log.status == "success", log.error
-    assert len(log.samples) == 5 and all(s.error is None for s in log.samples)
-    assert log.results.scores[0].scored_samples == 5
+    assert len(log.samples) == 9 and all(s.error is None for s in log.samples)
+    assert log.results.scores[0].scored_samples == 9
 
 
 def test_an_overflowing_token_is_scored_by_both_sphyr_parsers() -> None:
@@ -108,7 +108,9 @@ def test_solve_output_encodes_the_shared_diagram_list_once_and_reads_back_equal(
 
 def test_solve_and_render_on_a_huge_integer_are_one_line_errors(structural_data: Path, tmp_path: Path) -> None:
     path = tmp_path / "model.json"
-    path.write_text(json.dumps(_beam(structural_data)).replace('"x": 2', f'"x": {HUGE}', 1))
+    model = _beam(structural_data)
+    model["points"][1]["x"] = 0.5  # placeholder, replaced by the huge integer as text
+    path.write_text(json.dumps(model).replace('"x": 0.5', f'"x": {HUGE}', 1))
     for args in (["solve", str(path)], ["render", str(path), "-o", str(tmp_path / "x.png")]):
         result = runner.invoke(app, args)
         assert result.exit_code == 2, result.output

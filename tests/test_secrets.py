@@ -18,6 +18,8 @@ from mechbench.data import DataSourceError, fetch_url, resolve_source
 from tests.fault_server import FaultServer
 from tests.test_api_faults import FAKE_KEY, MECHBENCH, MODEL, sphyr_answer
 
+pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
+
 FAKE_TOKEN = "hf_mechbenchFAKEtoken0042"
 
 

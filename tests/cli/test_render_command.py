@@ -15,9 +15,9 @@ from mechbench.frame.render import render
 runner = CliRunner()
 
 
-def test_renders_every_shared_raw_model(structural_data: Path, tmp_path: Path) -> None:
+def test_renders_every_raw_model_of_a_set(structural_data: Path, tmp_path: Path) -> None:
     paths = sorted((structural_data / "raw_models").glob("*.json"))
-    assert len(paths) == 20
+    assert len(paths) == 30
     for path in paths:
         out = tmp_path / f"{path.stem}.png"
         result = runner.invoke(app, ["render", str(path), "-o", str(out), "--title", path.stem])

@@ -8,17 +8,21 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from mechbench.cli import app
+from tests.benchmarks.structural_eval.models import overhanging_beam
 
 runner = CliRunner()
 
 
-def test_solves_a_shared_model_to_the_ground_truth(structural_data: Path) -> None:
-    result = runner.invoke(app, ["solve", str(structural_data / "raw_models" / "beam_001.json")])
+def test_solves_a_model_to_its_closed_form_reactions(tmp_path: Path) -> None:
+    path = tmp_path / "beam.json"
+    path.write_text(json.dumps(overhanging_beam()))
+    result = runner.invoke(app, ["solve", str(path)])
     assert result.exit_code == 0, result.stderr
     out = json.loads(result.stdout)
     values = {(r["atId"], r["type"]): r["value"] for r in out["reactions"]}
-    assert abs(values[("S2", "rz")] - (-45.0)) < 1e-9
-    assert len(out["moment"]) == 3 and len(out["moment"][0]["samples"]) == 500
+    # Moments about A: 8·R_B = 5·2 + 6·5 + (2·2)·9, so R_B = 9.5 kN and R_A = 15 − 9.5 = 5.5 kN.
+    assert abs(values[("S2", "normal")] - 9.5) < 1e-9 and abs(values[("S1", "uy")] - 5.5) < 1e-9
+    assert len(out["moment"]) == 2 and all(len(d["samples"]) >= 500 for d in out["moment"])
 
 
 def test_no_diagrams_and_exact_supports(structural_data: Path) -> None:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
+
 MISTAKES = {
     "unknown subject": (["mechbench/sphyr", "-T", "subject=full_medium", "-T", "data=bundled"], "mechbench/solid", [],
                         "unknown SPhyR subject full_medium; one of: all"),

@@ -32,8 +32,8 @@ def test_validation_is_strictly_ordered(sphyr_data: Path, tmp_path: Path) -> Non
     assert "strictly ordered answer > 2 flipped > 10 flipped > empty: True" in result.stdout
 
 
-def test_rescoring_with_physics(sphyr_data: Path) -> None:
-    path = sphyr_data / "recorded_completions" / "gpt-4.1-2025-04-14" / "full_easy_results.json"
+def test_rescoring_with_physics(published_sphyr: Path) -> None:
+    path = published_sphyr / "recorded_completions" / "gpt-4.1-2025-04-14" / "full_easy_results.json"
     result = runner.invoke(app, ["score", "sphyr", str(path), "--physics"])
     assert result.exit_code == 0
     report = json.loads(result.stdout)

@@ -37,6 +37,7 @@ def problems(layout: dict) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_generated_drawings_are_unambiguous() -> None:
     rng = random.Random(2026)
     seen, bad = set(), []

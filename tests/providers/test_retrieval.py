@@ -23,10 +23,12 @@ def test_similarity_counts_visible_cells_the_truth_repeats() -> None:
     assert retrieve(query, [[["1"]]], skip_perfect=True) == query  # no candidate of this shape: V left
 
 
-@pytest.mark.parametrize("size_folder", ["sphyr_v2", "sphyr_v2_20"])
-def test_lookup_finds_the_sample_and_retrieval_does_not(shared: Path, tmp_path: Path, size_folder: str) -> None:
-    folder = shared / size_folder
-    version = "v2" if size_folder == "sphyr_v2" else "v2-20"
+@pytest.mark.parametrize("size_folder", ["sphyr_v2_data", "sphyr_v2_20_data"])
+def test_lookup_finds_the_sample_and_retrieval_does_not(
+    request: pytest.FixtureRequest, tmp_path: Path, size_folder: str
+) -> None:
+    folder = request.getfixturevalue(size_folder)
+    version = "v2" if size_folder == "sphyr_v2_data" else "v2-20"
     records = read_records(folder / "10_random_cell_easy.jsonl")
     scores = {}
     for model in ("retrieval", "retrieval-lookup"):
@@ -49,11 +51,11 @@ def test_lookup_finds_the_sample_and_retrieval_does_not(shared: Path, tmp_path: 
     assert scores["retrieval"]["exact_match"] < 1.0
 
 
-def test_retrieval_outside_a_sphyr_task_says_what_it_needs(tmp_path: Path, shared: Path) -> None:
+def test_retrieval_outside_a_sphyr_task_says_what_it_needs(tmp_path: Path, sphyr_v2_data: Path) -> None:
     from mechbench.providers.model import MechbenchModel
 
     model = MechbenchModel("retrieval")
     with pytest.raises(ValueError, match="searches the records of the SPhyR subject"):
         model._retrieve([], "no grid here")
-    rotated = sphyr(data=str(shared / "sphyr_v2"), subject="full_easy", physics=False, rotation=1, samples="1")
+    rotated = sphyr(data=str(sphyr_v2_data), subject="full_easy", physics=False, rotation=1, samples="1")
     assert rotated.dataset[0].input[0].metadata["sphyr_rotation"] == 1  # candidates are turned like the query

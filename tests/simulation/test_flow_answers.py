@@ -8,6 +8,8 @@ import pytest
 from mechbench.simulation.answers import answers
 from mechbench.simulation.flow import FlowRun, FlowSetup, run_flow
 
+pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
+
 Q = {
     "recirculation": "u13f9a63c70f3982972c",
     "developed": "v24a0b19d81a4103783d",

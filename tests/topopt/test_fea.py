@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,7 +11,6 @@ from mechbench.benchmarks.sphyr.parse import parse_reply
 from mechbench.benchmarks.sphyr.physics_scoring import physics_score
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
 from mechbench.topopt import LoadCase, Mesh, densities, element_stiffness, load_case, solve
-from tests.conftest import recorded_sphyr_records
 
 
 def test_element_stiffness_is_symmetric_with_three_rigid_modes() -> None:
@@ -22,9 +20,9 @@ def test_element_stiffness_is_symmetric_with_three_rigid_modes() -> None:
     assert np.sum(np.abs(eigenvalues) < 1e-12) == 3 and eigenvalues.min() > -1e-12
 
 
-def test_reproduces_the_recorded_compliances(sphyr_data: Path) -> None:
-    records = recorded_sphyr_records()
-    assert len(records) == 18
+def test_reproduces_the_recorded_compliances(recorded_sphyr_records: list[dict]) -> None:
+    records = recorded_sphyr_records
+    assert len(records) >= 18
     for r in records:
         truth = [line.split() for line in r["ground_truth"].strip().splitlines()]
         score = physics_score(grid_from_prompt(r["prompt"]), truth, parse_reply(r["completion"]).grid)

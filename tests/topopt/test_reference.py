@@ -11,14 +11,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mechbench.benchmarks.sphyr.parse import parse_reply
+from mechbench.benchmarks.sphyr.dataset import read_records
 from mechbench.benchmarks.sphyr.physics_scoring import physics_score
+from mechbench.benchmarks.sphyr.prompts import render_grid
 from mechbench.benchmarks.sphyr.rescore import rescore
 from mechbench.topopt import optimum_cache
 from mechbench.topopt.fea import solve
 from mechbench.topopt.grid import densities, gravity_vector, load_case
 from mechbench.topopt.reference import ReferenceProblem, binarise, reference_optimum
-from tests.conftest import recorded_sphyr_records, shared_data
 
 PUBLISHED_FIELDS = (
     "physically_valid",
@@ -52,22 +52,30 @@ def assert_published(ours: dict, published: dict, where: str) -> None:
             assert mine is not None and mine == pytest.approx(theirs, rel=1e-6, abs=1e-300), f"{where}: {field}"
 
 
-def test_rescoring_reproduces_every_published_physics_field(sphyr_data: Path) -> None:
-    records = recorded_sphyr_records()
+def test_rescoring_reproduces_every_published_physics_field(recorded_sphyr_records: list[dict]) -> None:
+    records = recorded_sphyr_records
     report = rescore(records, physics=True, workers=1)
     for i, (ours, published) in enumerate(zip(report["records"], records, strict=True)):
         assert_published(ours, published, f"record {i}")
     assert report["totals"]["evaluated_samples"] == len(records)
 
 
+def _an_answer(truth: list[list[str]]) -> list[list[str]]:
+    """The truth with its first two free cells flipped: a plausible, imperfect answer."""
+    answer = [list(row) for row in truth]
+    free = [(r, c) for r, row in enumerate(truth) for c, t in enumerate(row) if t in ("0", "1")][:2]
+    for r, c in free:
+        answer[r][c] = "1" if truth[r][c] == "0" else "0"
+    return answer
+
+
 def test_an_answer_that_overwrites_a_load_cell_is_scored_with_the_truth_there(sphyr_data: Path) -> None:
-    record = recorded_sphyr_records()[0]
-    truth = parse_reply(record["ground_truth"]).grid
-    answer = parse_reply(record["completion"]).grid
+    record = read_records(sphyr_data / "full_easy.jsonl")[0]
+    truth, inputs = record.ground_truth, record.input_grid
+    answer = _an_answer(truth)
     r, c = next((r, c) for r, row in enumerate(truth) for c, t in enumerate(row) if t == "L")
     overwritten = [list(row) for row in answer]
     overwritten[r][c] = "0"
-    inputs = parse_reply(record["prompt"]).grid
     plain, hostile = physics_score(inputs, truth, answer), physics_score(inputs, truth, overwritten)
     # The published scorer sets every truth L/S cell solid whatever the answer wrote there.
     assert hostile.model_dump() == plain.model_dump()
@@ -84,8 +92,9 @@ def test_support_cells_come_from_the_truth_not_the_answer() -> None:
 
 
 def test_an_answer_of_the_wrong_shape_gets_the_published_defaults(sphyr_data: Path) -> None:
-    record = dict(recorded_sphyr_records()[5])
-    record["completion"] = "\n".join(record["completion"].strip().splitlines()[:-1])  # one row short
+    truth = read_records(sphyr_data / "3_random_row_easy.jsonl")[1]
+    record = {"input_grid": truth.input_grid, "ground_truth": truth.ground_truth}
+    record["completion"] = "\n".join(render_grid(_an_answer(truth.ground_truth)).splitlines()[:-1])  # one row short
     (ours,) = rescore([record], physics=True, workers=1)["records"]
     assert ours["valid_output_grid"] is False
     assert ours["physically_valid"] is False and ours["load_carrying"] is False
@@ -106,9 +115,9 @@ def test_a_right_shaped_grid_with_bad_values_still_gets_physics_when_rescoring()
     assert ours["volume_fraction"] == pytest.approx(6 / 9)  # 1.5 clipped to 1, V empty
 
 
-def test_a_v2_ground_truth_compliance_matches_the_published_baseline_file() -> None:
+def test_a_v2_ground_truth_compliance_matches_the_published_baseline_file(published_sphyr_v2: Path) -> None:
     # baseline-solid_v2/full_easy_results.json stores ground_truth_compliance 7.056847875844218 for this sample.
-    records = [json.loads(line) for line in (shared_data() / "sphyr_v2" / "full_easy.jsonl").open()]
+    records = [json.loads(line) for line in (published_sphyr_v2 / "full_easy.jsonl").open()]
     truth = records[7]["ground_truth"]
     rho, _, _ = densities(truth, truth)
     assert solve(rho, load_case(truth)).compliance == pytest.approx(7.056847875844218, rel=1e-12)
@@ -119,23 +128,30 @@ V2_AXES = {0: (1, 1), 2: (0, 1), 3: (1, 0), 18: (1, -1)}
 V2_20_AXES = {3: (0, 1), 13: (0, 1)}
 
 
-@pytest.mark.parametrize(("folder", "index", "axis"), [
-    *[("sphyr_v2", i, a) for i, a in V2_AXES.items()],
-    *[("sphyr_v2_20", i, a) for i, a in V2_20_AXES.items()],
-])  # fmt: skip
-def test_the_reference_optimiser_regenerates_the_published_ground_truths(folder: str, index: int, axis) -> None:
+def _regenerates(folder: Path, axes: dict[int, tuple[int, int]]) -> None:
     """Upstream made each v2 truth with this optimiser (vf 0.3, all non-L/S cells free, no seed)."""
-    easy = [json.loads(line) for line in (shared_data() / folder / "full_easy.jsonl").open()][index]["ground_truth"]
-    hard = [json.loads(line) for line in (shared_data() / folder / "full_hard.jsonl").open()][index]["ground_truth"]
-    structural = np.array([[t in ("L", "S") for t in row] for row in easy])
-    problem = ReferenceProblem(load_case(easy, axis), ~structural, structural.astype(float), 0.3)
-    design = reference_optimum(problem).design
-    solid = binarise(design, np.ones_like(structural), round(0.3 * structural.size))
-    assert [["1" if v > 0.5 else "0" for v in row] for row in solid] == [
-        ["1" if t in ("1", "L", "S") else "0" for t in row] for row in easy
-    ]
-    rounded = np.round(design, 1)
-    assert all(t in ("L", "S") or t == f"{rounded[r, c]:.1f}" for r, row in enumerate(hard) for c, t in enumerate(row))
+    for index, axis in axes.items():
+        easy = [json.loads(line) for line in (folder / "full_easy.jsonl").open()][index]["ground_truth"]
+        hard = [json.loads(line) for line in (folder / "full_hard.jsonl").open()][index]["ground_truth"]
+        structural = np.array([[t in ("L", "S") for t in row] for row in easy])
+        problem = ReferenceProblem(load_case(easy, axis), ~structural, structural.astype(float), 0.3)
+        design = reference_optimum(problem).design
+        solid = binarise(design, np.ones_like(structural), round(0.3 * structural.size))
+        assert [["1" if v > 0.5 else "0" for v in row] for row in solid] == [
+            ["1" if t in ("1", "L", "S") else "0" for t in row] for row in easy
+        ], index
+        rounded = np.round(design, 1)
+        assert all(
+            t in ("L", "S") or t == f"{rounded[r, c]:.1f}" for r, row in enumerate(hard) for c, t in enumerate(row)
+        ), index
+
+
+def test_the_reference_optimiser_regenerates_the_published_v2_ground_truths(published_sphyr_v2: Path) -> None:
+    _regenerates(published_sphyr_v2, V2_AXES)
+
+
+def test_the_reference_optimiser_regenerates_the_published_v2_20_ground_truths(published_sphyr_v2_20: Path) -> None:
+    _regenerates(published_sphyr_v2_20, V2_20_AXES)
 
 
 def test_the_reference_optimum_is_cached_on_disk(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -17,7 +18,26 @@ from mechbench.tasks import seesim
 
 def _truth(seesim_data: Path) -> dict[tuple[str, str, str], bool]:
     raw = json.loads((seesim_data / "benchmark" / "qa-benchmark-with-qids.json").read_text())
-    return {(d, f, q): a for d in raw for f, e in raw[d]["files"].items() for q, a in e["answers"].items()}
+    domains = ("structural", "fluid")
+    return {(d, f, q): a for d in domains for f, e in raw[d]["files"].items() for q, a in e["answers"].items()}
+
+
+def write_mp4(gif: Path, target: Path) -> Path:
+    """An MP4 of a GIF's frames (the publishers' fluid videos are MP4), written with PyAV."""
+    import av
+    from PIL import Image, ImageSequence
+
+    with Image.open(gif) as image:
+        frames = [frame.convert("RGB") for frame in ImageSequence.Iterator(image)]
+    with av.open(str(target), "w") as container:
+        stream = container.add_stream("mpeg4", rate=4)
+        stream.width, stream.height = (frames[0].width // 2) * 2, (frames[0].height // 2) * 2
+        stream.pix_fmt = "yuv420p"
+        for frame in frames:
+            cropped = frame.crop((0, 0, stream.width, stream.height))
+            container.mux(stream.encode(av.VideoFrame.from_image(cropped)))
+        container.mux(stream.encode())
+    return target
 
 
 def _available(seesim_data: Path, truth: dict, modality: str) -> dict:
@@ -30,6 +50,7 @@ def _metrics(log) -> dict[str, float]:
     return {name: m.value for s in log.results.scores for name, m in s.metrics.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("modality", ["image", "text", "video"])
 @pytest.mark.parametrize("baseline", ["always-true", "always-false"])
 def test_baselines_in_every_modality(seesim_data: Path, tmp_path: Path, modality: str, baseline: str) -> None:
@@ -66,12 +87,21 @@ def test_baselines_in_every_modality(seesim_data: Path, tmp_path: Path, modality
     assert log.eval.metadata["modality"] == modality
 
 
-def test_video_frame_counts_per_file(seesim_data: Path) -> None:
+def test_video_frame_counts_per_file(seesim_data: Path, tmp_path: Path) -> None:
+    # The generated GIFs hold 12 frames of 0.25 s: frames sampled at 0, 1 and 2 s.
+    gif = seesim_data / "data" / "structural" / "videos" / "File_1.gif"
+    assert len(extract_frames(gif, fps=1.0)) == 3
+    assert len(extract_frames(gif, fps=4.0, max_frames=5)) == 5
+    mp4 = write_mp4(gif, tmp_path / "File_1.mp4")  # 12 frames at 4 per second: 3 s
+    assert len(extract_frames(mp4, fps=1.0)) == 3 and len(extract_frames(mp4, fps=2.0)) == 6
+
+
+def test_published_video_frame_counts_per_file(published_seesim: Path) -> None:
     # Durations: GIFs 1.9–2.0 s, fluid MP4s 2.47, 16.5, 5.87, 2.47, 16.5 s → frames at 0, 1, 2, … s.
     expected = {"structural/File_1": 2, "fluid/File_1": 3, "fluid/File_2": 17, "fluid/File_4": 6, "fluid/File_6": 17}
     for key, count in expected.items():
         domain, name = key.split("/")
-        video = next((seesim_data / "data" / domain / "videos").glob(f"{name}.*"))
+        video = next((published_seesim / "data" / domain / "videos").glob(f"{name}.*"))
         assert len(extract_frames(video, fps=1.0)) == count, key
         assert len(extract_frames(video, fps=4.0, max_frames=5)) == 5
 
@@ -92,9 +122,15 @@ def test_random_baseline_is_seeded_and_files_filter(seesim_data: Path, tmp_path:
     assert "fluid_File_7" in _metrics(logs[0])
 
 
-def test_missing_video_is_skipped_and_recorded(seesim_data: Path, caplog: pytest.LogCaptureFixture) -> None:
-    task = seesim(modality="video", domain="fluid", data=str(seesim_data))
-    assert task.metadata["skipped_for_missing_media"] == ["fluid/File_9"]  # fluid File_3.mp4 is not in the data
+def test_missing_video_is_skipped_and_recorded(
+    seesim_data: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    copy = tmp_path / "seesim"
+    shutil.copytree(seesim_data, copy)
+    (copy / "data" / "fluid" / "videos" / "File_3.gif").unlink()  # fluid data File_3 is question file File_9
+    task = seesim(modality="video", domain="fluid", data=str(copy))
+    assert task.metadata["skipped_for_missing_media"] == ["fluid/File_9"]
+    assert {s.metadata["file"] for s in task.dataset} == {f"File_{k}" for k in (7, 8, 10, 11, 12)}
     # Said on the console too (Inspect shows warnings), not only in the log.
     assert any("left out (fluid/File_9)" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
 
@@ -114,13 +150,19 @@ def test_download_archive_from_local_http_server(seesim_data: Path, http_server,
         log_dir=str(tmp_path),
         display="none",
     )
-    assert log.status == "success" and log.results.completed_samples == 120
+    structural = [k for k in _truth(seesim_data) if k[0] == "structural"]
+    assert log.status == "success" and log.results.completed_samples == len(structural)
 
 
-def test_native_video_mode_passes_the_video_itself(seesim_data: Path) -> None:
+def test_native_video_mode_passes_the_video_itself(seesim_data: Path, tmp_path: Path) -> None:
     from inspect_ai.model import ContentImage, ContentVideo
 
-    task = seesim(modality="video", video_mode="native", data=str(seesim_data), files="File_1,File_7")
+    copy = tmp_path / "seesim"
+    shutil.copytree(seesim_data, copy)
+    gif = copy / "data" / "fluid" / "videos" / "File_1.gif"
+    write_mp4(gif, gif.with_suffix(".mp4"))
+    gif.unlink()  # the fluid videos as the publisher ships them: MP4
+    task = seesim(modality="video", video_mode="native", data=str(copy), files="File_1,File_7")
     kinds = {}
     for sample in task.dataset:
         media = sample.input[0].content[0]

@@ -14,7 +14,7 @@ from mechbench.benchmarks.sphyr.dataset import SUBJECTS, parse_subjects, read_re
 from mechbench.data import DataSourceError, fetch_url, resolve_source
 
 
-def test_sixteen_subjects_all_present_in_shared_data(sphyr_data: Path) -> None:
+def test_sixteen_subjects_read_from_a_folder(sphyr_data: Path) -> None:
     assert len(SUBJECTS) == 16
     for subject in SUBJECTS:
         records = read_records(subject_file(subject, sphyr_data))

@@ -9,26 +9,25 @@ import pytest
 
 from mechbench.benchmarks.sphyr.dataset import read_records
 from mechbench.benchmarks.sphyr.prompts import build_prompt, grid_from_prompt
+from tests.published import RECORDED_SUBJECTS, RESULTS_MODEL
 
 
-def _recorded(sphyr_data: Path) -> list[tuple[str, dict]]:
-    folder = sphyr_data / "recorded_completions" / "gpt-4.1-2025-04-14"
-    files = sorted(folder.glob("*_results.json"))
-    files = [f for f in files if "aggregated" not in f.name]
-    assert len(files) == 4, f"expected 4 recorded results files in {folder}"
+def _recorded(published_sphyr: Path) -> list[tuple[str, dict]]:
+    folder = published_sphyr / "recorded_completions" / RESULTS_MODEL
+    files = [folder / f"{s}_results.json" for s in RECORDED_SUBJECTS]
     return [(f.name.removesuffix("_results.json"), r) for f in files for r in json.loads(f.read_text())]
 
 
-def test_prompt_matches_every_recorded_prompt(sphyr_data: Path) -> None:
-    records = _recorded(sphyr_data)
+def test_prompt_matches_every_recorded_prompt(published_sphyr: Path) -> None:
+    records = _recorded(published_sphyr)
     assert len(records) >= 16
     for subject, record in records:
         grid = grid_from_prompt(record["prompt"])
         assert build_prompt(grid, subject) == record["prompt"]
 
 
-def test_template_matches_the_dataset_card(sphyr_data: Path) -> None:
-    card = (sphyr_data / "PROMPT.md").read_text()
+def test_template_matches_the_dataset_card(published_sphyr: Path) -> None:
+    card = (published_sphyr / "PROMPT.md").read_text()
     template = card.split("```\n", 1)[1].split("\n```", 1)[0]
     grid = [["L", "V"], ["S", "0"]]
     expected = template.replace("{FILL_INSTRUCTION}", "'V' cells with either '1' (solid) or '0' (empty)")

@@ -17,16 +17,16 @@ from mechbench.benchmarks.sphyr.scoring import score_grid
 from mechbench.tasks import sphyr
 
 
-def _task(shared: Path, **args):
-    return sphyr(data=str(shared / "sphyr_v2"), physics=False, samples="3", **args)
+def _task(sphyr_v2_data: Path, **args):
+    return sphyr(data=str(sphyr_v2_data), physics=False, samples="3", **args)
 
 
-def test_styles_change_the_guidance_and_keep_the_grid(shared: Path) -> None:
+def test_styles_change_the_guidance_and_keep_the_grid(sphyr_v2_data: Path) -> None:
     default, enhanced, neutral = (
-        _task(shared, prompt_style=s).dataset[0].input[0].text
+        _task(sphyr_v2_data, prompt_style=s).dataset[0].input[0].text
         for s in ("default", "physics_enhanced", "physics_neutral")
     )
-    grid = _task(shared).dataset[0].metadata["input_grid"]
+    grid = _task(sphyr_v2_data).dataset[0].metadata["input_grid"]
     assert default == build_prompt(grid, "full_easy") and "{GRID}" in TEMPLATE  # the published prompt, unchanged
     assert "Physics to use:" in enhanced and "Important:" not in enhanced
     assert "'L' is a special marker" in neutral and "load" not in neutral.lower()
@@ -34,7 +34,7 @@ def test_styles_change_the_guidance_and_keep_the_grid(shared: Path) -> None:
         assert grid_from_prompt(prompt) == grid
 
 
-def test_upstream_wording_is_read_at_run_time(shared: Path, http_server, monkeypatch, tmp_path: Path) -> None:
+def test_upstream_wording_is_read_at_run_time(sphyr_v2_data: Path, http_server, monkeypatch, tmp_path: Path) -> None:
     from mechbench.benchmarks.sphyr.versions import PROMPT_TEMPLATES_PATH, UPSTREAM_REPOSITORY, UPSTREAM_REVISION
 
     root, base = http_server
@@ -51,17 +51,17 @@ def test_upstream_wording_is_read_at_run_time(shared: Path, http_server, monkeyp
     file.write_text("\n".join(f"{k} = {json.dumps(v)}" for k, v in texts.items()))
     monkeypatch.setenv("MECHBENCH_GITHUB_RAW", base)
     monkeypatch.setenv("MECHBENCH_CACHE", str(tmp_path / "cache"))
-    task = _task(shared, wording="upstream", prompt_style="physics_neutral")
+    task = _task(sphyr_v2_data, wording="upstream", prompt_style="physics_neutral")
     assert task.dataset[0].input[0].text.startswith("UP-NEUTRAL 'V' cells with either")
     assert task.metadata["wording"] == "upstream"
-    few = _task(shared, wording="upstream", few_shot=2).dataset[0].input[0].text
+    few = _task(sphyr_v2_data, wording="upstream", few_shot=2).dataset[0].input[0].text
     assert few.startswith("UP-FEW") and few.count("UP-EXAMPLE") == 2
-    assert grid_from_prompt(few) == _task(shared).dataset[0].metadata["input_grid"]
+    assert grid_from_prompt(few) == _task(sphyr_v2_data).dataset[0].metadata["input_grid"]
 
 
-def test_few_shot_examples_are_solved_records_of_the_subject_never_the_sample(shared: Path) -> None:
-    records = read_records(shared / "sphyr_v2" / "3_random_row_easy.jsonl")
-    task = sphyr(data=str(shared / "sphyr_v2"), subject="3_random_row_easy", physics=False, few_shot=3)
+def test_few_shot_examples_are_solved_records_of_the_subject_never_the_sample(sphyr_v2_data: Path) -> None:
+    records = read_records(sphyr_v2_data / "3_random_row_easy.jsonl")
+    task = sphyr(data=str(sphyr_v2_data), subject="3_random_row_easy", physics=False, few_shot=3)
     truths = {render_grid(r.ground_truth) for r in records}
     for sample in task.dataset:
         prompt = sample.input[0].text
@@ -71,27 +71,27 @@ def test_few_shot_examples_are_solved_records_of_the_subject_never_the_sample(sh
         assert all(block.split("\n\n")[0] in truths for block in shown)
         own = render_grid(sample.metadata["input_grid"])
         assert own not in head  # the query itself is never an example
-    again = sphyr(data=str(shared / "sphyr_v2"), subject="3_random_row_easy", physics=False, few_shot=3)
+    again = sphyr(data=str(sphyr_v2_data), subject="3_random_row_easy", physics=False, few_shot=3)
     assert [s.input[0].text for s in again.dataset] == [s.input[0].text for s in task.dataset]  # seeded
 
 
-def test_rotation_turns_grids_and_load_direction(shared: Path, tmp_path: Path) -> None:
+def test_rotation_turns_grids_and_load_direction(sphyr_v2_data: Path, tmp_path: Path) -> None:
     grid = [["1", "2"], ["3", "4"]]
     assert rotate_grid(grid, 1) == [["3", "1"], ["4", "2"]] and rotate_grid(grid, 4) == grid
     assert [rotate_direction((1, 0), k) for k in range(4)] == [(1.0, 0.0), (0.0, -1.0), (-1.0, 0.0), (0.0, 1.0)]
-    plain, turned = _task(shared), _task(shared, rotation=1)
+    plain, turned = _task(sphyr_v2_data), _task(sphyr_v2_data, rotation=1)
     for a, b in zip(plain.dataset, turned.dataset, strict=True):
         assert b.metadata["input_grid"] == rotate_grid(a.metadata["input_grid"], 1)
         assert b.metadata["ground_truth"] == rotate_grid(a.metadata["ground_truth"], 1)
         assert b.metadata["gravity"] == [0.0, -1.0] and grid_from_prompt(b.input[0].text) == b.metadata["input_grid"]
     # Physics of a rotated sample with the rotated load equals the unrotated one: the rotation is consistent.
     (log,) = inspect_eval(
-        sphyr(data=str(shared / "sphyr_v2"), samples="2", rotation=1, subject="10_random_cell_easy"),
+        sphyr(data=str(sphyr_v2_data), samples="2", rotation=1, subject="10_random_cell_easy"),
         model="mechbench/solid",
         log_dir=str(tmp_path),
         display="none",
     )
-    records = read_records(shared / "sphyr_v2" / "10_random_cell_easy.jsonl")
+    records = read_records(sphyr_v2_data / "10_random_cell_easy.jsonl")
     for sample, record in zip(log.samples, records, strict=False):
         answer = [["1" if t == "V" else t for t in row] for row in record.input_grid]
         unrotated = physics_score(record.input_grid, record.ground_truth, answer)
@@ -103,9 +103,9 @@ def test_rotation_turns_grids_and_load_direction(shared: Path, tmp_path: Path) -
         assert wrong_way.compliance != pytest.approx(unrotated.compliance, rel=1e-3)  # gravity really turned
 
 
-def _replies(shared: Path, tmp_path: Path, samples: int) -> tuple[Path, list[list[str]]]:
+def _replies(sphyr_v2_data: Path, tmp_path: Path, samples: int) -> tuple[Path, list[list[str]]]:
     """Three attempts per sample: all empty, all solid, the truth."""
-    records = read_records(shared / "sphyr_v2" / "full_easy.jsonl")[:samples]
+    records = read_records(sphyr_v2_data / "full_easy.jsonl")[:samples]
     lines, answers = [], []
     for r in records:
         fills = [[[f if t == "V" else t for t in row] for row in r.input_grid] for f in ("0", "1")]
@@ -118,10 +118,10 @@ def _replies(shared: Path, tmp_path: Path, samples: int) -> tuple[Path, list[lis
 
 
 @pytest.mark.parametrize("feedback", [True, False])
-def test_feedback_rounds_score_every_round(shared: Path, tmp_path: Path, feedback: bool) -> None:
-    path, answers = _replies(shared, tmp_path, 2)
+def test_feedback_rounds_score_every_round(sphyr_v2_data: Path, tmp_path: Path, feedback: bool) -> None:
+    path, answers = _replies(sphyr_v2_data, tmp_path, 2)
     (log,) = inspect_eval(
-        sphyr(data=str(shared / "sphyr_v2"), samples="2", feedback_rounds=2, feedback=feedback),
+        sphyr(data=str(sphyr_v2_data), samples="2", feedback_rounds=2, feedback=feedback),
         model="mechbench/replay",
         model_args={"file": str(path)},
         log_dir=str(tmp_path / "logs"),
@@ -148,8 +148,8 @@ def test_feedback_rounds_score_every_round(shared: Path, tmp_path: Path, feedbac
             assert len(user) == 1 and user[0] == sample.input[0].text
 
 
-def test_feedback_never_names_cells(shared: Path) -> None:
-    record = read_records(shared / "sphyr_v2" / "full_easy.jsonl")[0]
+def test_feedback_never_names_cells(sphyr_v2_data: Path) -> None:
+    record = read_records(sphyr_v2_data / "full_easy.jsonl")[0]
     answer = [["1" if t == "V" else t for t in row] for row in record.input_grid]
     cells = score_grid(record.input_grid, record.ground_truth, render_grid(answer))
     lines = feedback_lines(cells, physics_score(record.input_grid, record.ground_truth, answer))
@@ -158,10 +158,10 @@ def test_feedback_never_names_cells(shared: Path) -> None:
     assert "row" not in text.lower() and "column" not in text.lower() and "cell" not in text.lower()
 
 
-def test_rounds_past_the_recorded_replies_keep_the_last_recorded_answer(shared: Path, tmp_path: Path) -> None:
-    path, answers = _replies(shared, tmp_path, 1)
+def test_rounds_past_the_recorded_replies_keep_the_last_recorded_answer(sphyr_v2_data: Path, tmp_path: Path) -> None:
+    path, answers = _replies(sphyr_v2_data, tmp_path, 1)
     (log,) = inspect_eval(
-        sphyr(data=str(shared / "sphyr_v2"), samples="1", feedback_rounds=5),
+        sphyr(data=str(sphyr_v2_data), samples="1", feedback_rounds=5),
         model="mechbench/replay",
         model_args={"file": str(path)},
         log_dir=str(tmp_path / "logs"),

@@ -16,8 +16,8 @@ def _answers(records) -> list[str]:
     return [render_grid([["1" if t == "V" else t for t in row] for row in r.input_grid]) for r in records]
 
 
-def test_batched_rewards_equal_the_judge(shared: Path) -> None:
-    records = read_records(shared / "sphyr_v2" / "10_random_cell_easy.jsonl")[:6]
+def test_batched_rewards_equal_the_judge(sphyr_v2_data: Path) -> None:
+    records = read_records(sphyr_v2_data / "10_random_cell_easy.jsonl")[:6]
     problems = [Problem.from_record(r) for r in records]
     answers = _answers(records)
     answers[2] = "not a grid"
@@ -32,8 +32,8 @@ def test_batched_rewards_equal_the_judge(shared: Path) -> None:
         topology_rewards(answers, problems[:5])
 
 
-def test_the_environment_scores_steps_and_gives_feedback_rounds(shared: Path) -> None:
-    path = shared / "sphyr_v2" / "full_easy.jsonl"
+def test_the_environment_scores_steps_and_gives_feedback_rounds(sphyr_data: Path) -> None:
+    path = sphyr_data / "full_easy.jsonl"
     env = SPhyREnv.from_file(path, feedback_rounds=1, rotation=1)
     observation = env.reset(sample_index=3)
     record = read_records(path)[3]

@@ -25,6 +25,7 @@ def _expected_exact(sphyr_data: Path, subject: str, fill: set[str]) -> float:
     return hits / len(records)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("baseline", ["empty", "solid", "random"])
 def test_every_subject_with_a_baseline(sphyr_data: Path, tmp_path: Path, baseline: str) -> None:
     # Physics metrics (a re-optimisation per sample) once, with the solid baseline, to keep the suite fast.
@@ -79,13 +80,14 @@ def test_invalid_replies_are_scored_not_lost(sphyr_data: Path, tmp_path: Path) -
     assert by_key["invalid_output_grid"]["mean"].value == 1.0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("reference", ["published", "best"])
-def test_20x20_grids_end_to_end_with_physics(shared: Path, tmp_path: Path, reference: str) -> None:
+def test_20x20_grids_end_to_end_with_physics(sphyr_v2_20_data: Path, tmp_path: Path, reference: str) -> None:
     """v2-20 (20×20) samples through Inspect: prompt, parser, cell metrics and physics; the reference's names."""
     from mechbench.benchmarks.sphyr.physics_scoring import physics_score
     from mechbench.tasks import sphyr
 
-    folder = shared / "sphyr_v2_20"
+    folder = sphyr_v2_20_data
     (log,) = inspect_eval(
         sphyr(
             subject="1_random_cell_easy,full_hard", data=str(folder), samples="2", reference=reference, version="v2-20"
@@ -110,16 +112,19 @@ def test_20x20_grids_end_to_end_with_physics(shared: Path, tmp_path: Path, refer
         assert value[ours] == pytest.approx(expected[ours], rel=1e-12)
 
 
-@pytest.mark.parametrize(("folder", "version", "samples"), [("sphyr_v2", "v2", "4"), ("sphyr_v2_20", "v2-20", "2")])
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("folder", "version", "samples"), [("sphyr_v2_data", "v2", "4"), ("sphyr_v2_20_data", "v2-20", "2")]
+)
 def test_every_v2_subject_with_physics_and_a_report(
-    shared: Path, tmp_path: Path, folder: str, version: str, samples: str
+    request: pytest.FixtureRequest, tmp_path: Path, folder: str, version: str, samples: str
 ) -> None:
     """v2 and v2-20: every subject through Inspect with physics and the graph metrics, then the report."""
     from mechbench.report.build import build_report
     from mechbench.report.render import write_report
 
     logs = inspect_eval(
-        sphyr_suite("all", data=str(shared / folder), version=version, samples=samples),
+        sphyr_suite("all", data=str(request.getfixturevalue(folder)), version=version, samples=samples),
         model="mechbench/solid",
         log_dir=str(tmp_path / "logs"),
         display="none",

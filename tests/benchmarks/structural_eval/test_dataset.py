@@ -13,16 +13,35 @@ from mechbench.data import DataSourceError
 from mechbench.frame import FrameModel
 
 
-def test_shared_data_in_its_layout(structural_data: Path) -> None:
+def test_a_copy_in_the_official_layout(structural_data: Path) -> None:
     tasks = load_tasks(structural_data)
-    assert len(tasks) == 20
+    names = sorted(p.stem for p in (structural_data / "raw_models").glob("*.json"))
+    assert [t.id for t in tasks] == names and len(tasks) == 30
+    by_id = {t.id: t for t in tasks}
+    for t in tasks:
+        meta = json.loads((structural_data / "ground_truth_meta" / f"{t.id}.json").read_text())
+        assert t.difficulty == meta["difficulty"] and t.difficulty_source == "metadata"
+        assert t.truth_source == "published" and t.image_source == "official"
+        assert Path(t.image).read_bytes() == (structural_data / "images" / f"{t.id}.png").read_bytes()
+        assert t.response().max_moment == t.truth_max_moment
+    assert by_id["truss_001"].category == "truss"
+
+
+def test_the_published_copy_in_its_layout(published_structural: Path) -> None:
+    tasks = load_tasks(published_structural)
+    assert len(tasks) >= 20
     published = {t.id for t in tasks if t.truth_source == "published"}
-    assert published == {p.stem for p in (structural_data / "ground_truth_meta").glob("*.json")}
+    with_solution = {
+        p.stem
+        for p in (published_structural / "ground_truth_meta").glob("*.json")
+        if "reactions" in json.loads(p.read_text()).get("solution", {})
+    }
+    assert published == with_solution and len(published) >= 13
     by_id = {t.id: t for t in tasks}
     assert by_id["beam_001"].difficulty == 2 and by_id["beam_001"].difficulty_source == "metadata"
     assert by_id["frame_010"].difficulty_source == "heuristic"
-    for t in tasks:
-        assert Path(t.image).is_file() and t.image_source == "rendered"
+    for t in tasks:  # a copy without images (or a Git LFS pointer) is never sent as if it were the drawing
+        assert Path(t.image).is_file() and t.image_source in ("official", "rendered")
         assert t.response().max_moment == t.truth_max_moment
 
 
@@ -31,10 +50,11 @@ def test_filter_and_official_images(structural_data: Path, tmp_path: Path) -> No
     shutil.copytree(structural_data / "raw_models", data / "raw_models")
     shutil.copytree(structural_data / "ground_truth_meta", data / "ground_truth_meta")
     (data / "images").mkdir()
-    shutil.copy(Path(load_tasks(structural_data, filter="beam_001")[0].image), data / "images" / "beam_001.png")
+    shutil.copy(structural_data / "images" / "beam_001.png", data / "images" / "beam_001.png")
     tasks = load_tasks(tmp_path, filter="beam")
-    assert [t.id for t in tasks] == [f"beam_00{i}" for i in range(1, 6)]
+    assert [t.id for t in tasks] == [f"beam_{i:03d}" for i in range(1, 15)]
     assert tasks[0].image_source == "official" and tasks[1].image_source == "rendered"
+    assert Path(tasks[1].image).read_bytes()[:4] == b"\x89PNG"  # drawn by mechbench's renderer, and said so
     with pytest.raises(DataSourceError, match="matching 'bridge'"):
         load_tasks(tmp_path, filter="bridge")
 
@@ -49,10 +69,10 @@ def test_broken_raw_model_names_the_file(tmp_path: Path) -> None:
 
 
 def test_heuristic_difficulty(structural_data: Path) -> None:
-    simple = FrameModel.parse(json.loads((structural_data / "raw_models" / "beam_003.json").read_text()))
-    big = FrameModel.parse(json.loads((structural_data / "raw_models" / "frame_010.json").read_text()))
+    simple = FrameModel.parse(json.loads((structural_data / "raw_models" / "beam_001.json").read_text()))
+    big = FrameModel.parse(json.loads((structural_data / "raw_models" / "truss_001.json").read_text()))
     assert heuristic_difficulty(simple, "beam") == 1
-    assert heuristic_difficulty(big, "frame") == 5
+    assert heuristic_difficulty(big, "truss") == 5
     assert 1 <= heuristic_difficulty(simple, "other") <= 5
 
 

@@ -11,6 +11,7 @@ import pytest
 from mechbench.benchmarks.structural_eval.check import check_reply
 from mechbench.benchmarks.structural_eval.scoring import solve_response
 from mechbench.frame import FrameModel
+from tests.benchmarks.structural_eval.models import overhanging_beam
 
 
 def _raw(structural_data: Path, name: str) -> dict:
@@ -52,7 +53,10 @@ def _mutate(truth: dict, step: str) -> dict:
         for link in answer["links"]:
             link["endA"] = link["endB"] = "rigid"
     elif step == "loads":
-        answer["loads"][0]["value"] *= 2
+        load = answer["loads"][0]
+        for key in ("value", "wStart", "wEnd"):
+            if key in load:
+                load[key] *= 2
     return answer
 
 
@@ -65,8 +69,8 @@ def test_one_wrong_answer_per_ladder_step(structural_data: Path, step: str, rati
     assert verdict.explanation.startswith("wrong (")
 
 
-def test_mirrored_structure_passes_legacy_but_not_strict(structural_data: Path) -> None:
-    truth = _raw(structural_data, "beam_004")
+def test_mirrored_structure_passes_legacy_but_not_strict() -> None:
+    truth = overhanging_beam()
     span = max(p["x"] for p in truth["points"])
     mirrored = copy.deepcopy(truth)
     for p in mirrored["points"]:
@@ -85,11 +89,11 @@ def test_mirrored_structure_passes_legacy_but_not_strict(structural_data: Path) 
     assert strict.outcome == "wrong" and "no support at (0, 0)" in strict.explanation
 
 
-def test_max_moment_is_compared_in_strict_mode(structural_data: Path) -> None:
-    # Same reactions, different moment distribution: move the point load on the 8 m span of beam_004
-    # while keeping the reactions (5 kN at 2 m from A and 6 kN at 5 m ⇄ 6 kN at 2.5 m and 5 kN at 5.6 m
-    # leaves the moment about A unchanged: 5·2 + 6·5 = 40 = 6·2.5 + 5·5).
-    truth = _raw(structural_data, "beam_004")
+def test_max_moment_is_compared_in_strict_mode() -> None:
+    # Same reactions, different moment distribution: move the point loads on the 8 m span while keeping the
+    # reactions (5 kN at 2 m from A and 6 kN at 5 m ⇄ 6 kN at 2.5 m and 5 kN at 5 m leaves the moment about A
+    # unchanged: 5·2 + 6·5 = 40 = 6·2.5 + 5·5).
+    truth = overhanging_beam()
     answer = copy.deepcopy(truth)
     on_link = [load for load in answer["loads"] if load["kind"] == "pointLoad" and load["at"]["type"] == "link"]
     assert len(on_link) == 2

@@ -31,13 +31,12 @@ def _metrics(log) -> dict[str, float]:
 
 def test_debug_answers_score_one_on_every_task(structural_data: Path, tmp_path: Path) -> None:
     log = _run(tmp_path, data=str(structural_data), debug=True)
-    assert log.results.total_samples == 20
+    assert log.results.total_samples == len(list((structural_data / "raw_models").glob("*.json"))) == 30
     assert all(s.scores["structural_scorer"].value == 1.0 for s in log.samples)
     metrics = _metrics(log)
     assert metrics["weighted_accuracy"] == 1.0 and metrics["exact_success"] == 1.0
     assert {"beam", "frame", "truss"} <= set(metrics)
-    # The shared data has no images: every drawing was rendered and the samples say so.
-    assert {s.metadata["image_source"] for s in log.samples} == {"rendered"}
+    assert {s.metadata["image_source"] for s in log.samples} == {"official"}  # every drawing is the copy's own
 
 
 def _replay(tmp_path: Path, records: list[dict]) -> str:
@@ -78,10 +77,10 @@ def test_retry_after_feedback_keeps_only_the_latest_failed_turn(structural_data:
 
 def test_malformed_replies_lose_nothing(structural_data: Path, tmp_path: Path) -> None:
     file = _replay(
-        tmp_path, [{"id": f"beam_00{i}", "replies": ["", "{{{{", "```json\n[1, 2]\n```"]} for i in range(1, 6)]
+        tmp_path, [{"id": f"beam_00{i}", "replies": ["", "{{{{", "```json\n[1, 2]\n```"]} for i in range(1, 10)]
     )
-    log = _run(tmp_path, "mechbench/replay", {"file": file}, data=str(structural_data), filter="beam")
-    assert len(log.samples) == 5
+    log = _run(tmp_path, "mechbench/replay", {"file": file}, data=str(structural_data), filter="beam_00")
+    assert len(log.samples) == 9
     for sample in log.samples:
         score = sample.scores["structural_scorer"]
         assert score.value == 0.0 and len(score.metadata["attempts"]) == 3
@@ -94,9 +93,10 @@ def test_download_from_a_local_http_server(structural_data: Path, http_server, t
     with zipfile.ZipFile(root / "structural-eval.zip", "w") as zf:
         for folder in ("raw_models", "ground_truth_meta"):
             for path in (structural_data / folder).glob("*.json"):
-                zf.write(path, f"structural-eval-benchmark/data/{folder}/{path.name}")
-    log = _run(tmp_path, data=f"{base}/structural-eval.zip", filter="beam", debug=True)
-    assert len(log.samples) == 5 and all(s.scores["structural_scorer"].value == 1.0 for s in log.samples)
+                if folder == "raw_models" or path.stem != "beam_002":  # one task without its solution
+                    zf.write(path, f"structural-eval-benchmark/data/{folder}/{path.name}")
+    log = _run(tmp_path, data=f"{base}/structural-eval.zip", filter="beam_00", debug=True)
+    assert len(log.samples) == 9 and all(s.scores["structural_scorer"].value == 1.0 for s in log.samples)
     assert {s.metadata["truth_source"] for s in log.samples} == {"published", "solver"}
 
 
