@@ -7,6 +7,7 @@ replaced silently (by a rendered drawing or a blank picture).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -76,15 +77,21 @@ def _check_video_container(path: Path) -> None:
 def check_media(path: Path, kind: MediaKind) -> None:
     """Raise a :class:`DataSourceError` unless ``path`` decodes as ``kind`` within mechbench's media limits."""
     try:
-        size = path.stat().st_size
+        stat = path.stat()
     except OSError as error:
         raise _fail(path, kind, error.strerror or error) from None
-    if size > MAX_MEDIA_BYTES:
-        raise _fail(path, kind, f"{size} bytes, more than the {MAX_MEDIA_BYTES} a media file may have")
-    if kind == "video" and path.suffix.lower() in VIDEO_SUFFIXES:
-        _check_video_container(path)
+    if stat.st_size > MAX_MEDIA_BYTES:
+        raise _fail(path, kind, f"{stat.st_size} bytes, more than the {MAX_MEDIA_BYTES} a media file may have")
+    _checked(str(path.resolve()), kind, stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=4096)
+def _checked(path: str, kind: MediaKind, size: int, modified: int) -> None:
+    """Decode once per file version and process (a data set is loaded again for every task built on it)."""
+    if kind == "video" and Path(path).suffix.lower() in VIDEO_SUFFIXES:
+        _check_video_container(Path(path))
     else:  # images, and animated GIFs used as videos
-        _check_pillow(path, kind)
+        _check_pillow(Path(path), kind)
 
 
 def usable_media(path: Path, kind: MediaKind, origin: GitOrigin | None = None) -> Path:

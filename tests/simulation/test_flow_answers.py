@@ -34,7 +34,7 @@ def simulate(
     if setup not in _runs:
         _runs[setup] = run_flow(setup)
     given = answers("fluid", _runs[setup].facts)
-    return _runs[setup], {name: given[qid] for name, qid in Q.items()}
+    return _runs[setup], {name: given.get(qid) for name, qid in Q.items()}
 
 
 def test_low_reynolds_channel_flow_is_poiseuille() -> None:
@@ -56,7 +56,7 @@ def test_a_slow_channel_flow_is_laminar_steady_developed_and_symmetric() -> None
 
 
 def test_a_fast_channel_flow_is_still_developing_at_the_outlet() -> None:
-    _, a = simulate("channel", 500)
+    _, a = simulate("channel", 600)
     assert not a["developed"] and a["laminar"] and a["steady"]
 
 
@@ -78,11 +78,12 @@ def test_a_cylinder_wake_past_transition_is_turbulent() -> None:
     assert run.facts["turbulence_model"] == "Smagorinsky LES"
 
 
-@pytest.mark.parametrize(("richardson", "significant"), [(8.0, True), (0.02, False)])
+@pytest.mark.parametrize(("richardson", "significant"), [(1.5, True), (0.02, False)])
 def test_natural_convection_follows_the_computed_richardson_number(richardson: float, significant: bool) -> None:
     run, a = simulate("heated_cylinder", 30, richardson)
     assert a["natural_convection"] is significant and a["buoyancy_negligible"] is not significant
-    assert not a["thermal_negligible"]
+    # Heated and buoyant: thermal effects matter; heated with weak buoyancy: "negligible" depends on the purpose.
+    assert a["thermal_negligible"] is (False if significant else None)
     assert run.facts["richardson"] == pytest.approx(richardson, rel=0.1)  # the heated wall sets ΔT
 
 

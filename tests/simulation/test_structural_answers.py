@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mechbench.simulation.answers import answers
+from mechbench.simulation.answers import answers, not_asked
 from mechbench.simulation.materials import MATERIALS
 from mechbench.simulation.structural import StructuralRun, StructuralSetup, run_structural
 
@@ -48,44 +48,78 @@ def simulate(
 
 
 def test_a_ductile_plate_loaded_past_yield_is_plastic_and_unsafe() -> None:
-    _, a = simulate("plate_hole", STEEL, fos=0.6, cells=16)
-    assert a["plastic"] and a["nonlinear"] and a["exceeds_limits"] and a["residual"]
-    assert not a["elastic"] and not a["fos_above_1"]
-    _, a = simulate("plate_hole", STEEL, fos=1.8, cells=16)
-    assert not a["plastic"] and not a["nonlinear"] and not a["exceeds_limits"] and not a["residual"]
-    assert a["elastic"] and a["fos_above_1"]
+    run, a = simulate("plate_hole", STEEL, fos=0.5, cells=16)
+    assert a["plastic"] is True and a["nonlinear"] is True and a["exceeds_limits"] is True
+    assert a["residual"] is True and a["fos_above_1"] is False
+    assert run.facts["plastic_fraction"] > 0.15 and a["elastic"] is False  # a third of the plate yields
+    # Yielding round the hole only: whether that is "mainly elastic" is a judgement call, so it is not asked.
+    run, a = simulate("plate_hole", STEEL, fos=0.62, cells=16)
+    assert a["plastic"] is True and run.facts["plastic_fraction"] < 0.1 and a["elastic"] is None
+    _, a = simulate("plate_hole", STEEL, fos=2.5, cells=16)
+    assert a["plastic"] is False and a["nonlinear"] is False and a["exceeds_limits"] is False
+    assert a["residual"] is False and a["elastic"] is True and a["fos_above_1"] is True
 
 
-def test_a_uniformly_yielding_bar_keeps_no_residual_stress() -> None:
-    run, a = simulate("bar", STEEL, fos=0.8, cells=4)
-    assert a["plastic"] and a["uniform"] and not a["residual"]
+def test_close_calls_are_not_asked() -> None:
+    run, a = simulate("plate_hole", STEEL, fos=1.1, cells=16)  # within a factor 1.5 of the limit
+    assert a["exceeds_limits"] is a["fos_above_1"] is a["plastic"] is a["nonlinear"] is None
+    reasons = not_asked("structural", run.facts)
+    assert "too close to call" in reasons[Q["exceeds_limits"]]
+    # Clear of the limit on this mesh, not on one with half the element size (the hole's peak is not converged).
+    run, a = simulate("plate_hole", STEEL, fos=1.8, cells=16)
+    assert run.facts["failure_index"] <= 1 / 1.5 < run.facts["failure_index_fine"] and a["exceeds_limits"] is None
+    assert "the mesh is too coarse to call it" in not_asked("structural", run.facts)[Q["exceeds_limits"]]
+
+
+def test_a_uniformly_yielding_bar_is_plastic_and_not_mainly_elastic() -> None:
+    run, a = simulate("bar", STEEL, fos=0.5, cells=4)
+    assert a["plastic"] is True and a["uniform"] is True and a["elastic"] is False
     assert run.facts["plastic_fraction"] > 0.95
+    assert a["residual"] is None  # yielding throughout keeps no self-equilibrating stress: too subtle to ask
 
 
 def test_brittle_glass_fractures_without_plasticity_and_is_judged_by_principal_stress() -> None:
-    _, a = simulate("plate_hole", GLASS, fos=0.5, cells=16)
-    assert a["exceeds_limits"] and not a["fos_above_1"]
-    assert a["elastic"] and not a["plastic"] and not a["ductile"] and not a["von_mises"]
+    run, a = simulate("plate_hole", GLASS, fos=0.5, cells=16)
+    assert a["exceeds_limits"] is True and a["fos_above_1"] is False and a["nonlinear"] is True
+    assert a["ductile"] is False and a["von_mises"] is False
+    assert a["elastic"] is None and a["plastic"] is None  # it fractures: neither question fits
+    assert run.field_name == "maximum principal" and run.field_limit == 45.0
+    _, a = simulate("plate_hole", GLASS, fos=2.0, cells=16)
+    assert a["plastic"] is False and a["elastic"] is True and a["residual"] is False
     _, a = simulate("plate_hole", STEEL, fos=0.5, cells=16)
     assert a["ductile"] and a["von_mises"]
 
 
-def _slender_seed(slender: bool) -> str:
-    for k in range(200):
+def _strut_seed(thick_and_short: bool) -> str:
+    for k in range(400):
         run = run_structural(StructuralSetup("column", STEEL, 2, "static", "none", False, 2.0, f"{k}"))
         rows, cols = run.part.solid.shape
-        if (cols / rows > 20) == slender:
+        stocky = run.part.thickness == run.part.depth and cols / rows < 4
+        slender = cols / rows > 15
+        if stocky if thick_and_short else slender:
             return f"{k}"
-    raise AssertionError("no such strut among 200 seeds")
+    raise AssertionError("no such strut among 400 seeds")
 
 
-def test_a_slender_strut_can_buckle_a_stocky_one_or_a_tie_cannot() -> None:
-    run, a = simulate("column", STEEL, fos=2.0, cells=4, seed=_slender_seed(True))
-    assert a["buckling"] and run.facts["buckling_factor"] < 3
-    run, a = simulate("column", STEEL, fos=2.0, cells=4, seed=_slender_seed(False))
-    assert not a["buckling"] and run.facts["buckling_factor"] == float("inf")
+def test_a_slender_strut_buckles_out_of_its_plane_a_stocky_one_or_a_tie_cannot() -> None:
+    run, a = simulate("column", STEEL, fos=2.0, cells=4, seed=_strut_seed(False))
+    assert a["buckling"] is True and run.facts["buckling_factor"] < 3 / 1.5
+    assert "out-of-plane" in run.facts["buckling_mode"]  # the plane-stress model alone would not see it
+    run, a = simulate("column", STEEL, fos=2.0, cells=4, seed=_strut_seed(True))
+    assert a["buckling"] is False and run.facts["buckling_factor"] >= 4.5
     _, a = simulate("bar", STEEL, fos=2.0, cells=4)
-    assert not a["buckling"]
+    assert a["buckling"] is False
+
+
+def test_a_fully_reversed_load_pushes_a_bar_and_a_thin_cantilever_tips_over() -> None:
+    run, _ = simulate("bar", STEEL, fos=2.0, cells=4, loading="cyclic")
+    assert run.facts["buckling_factor"] < float("inf") and "Euler" in run.facts["buckling_mode"]
+    for seed in range(200):
+        run = run_structural(StructuralSetup("cantilever", STEEL, 4, "static", "none", False, 0.5, f"{seed}"))
+        if run.part.thickness == 5 and run.part.depth == 40:
+            break
+    assert run.facts["buckling_mode"] == "lateral-torsional buckling" and run.facts["buckling_factor"] < 2
+    assert answers("structural", run.facts)[Q["buckling"]] is True
 
 
 def test_reactions_balance_static_loads_but_not_a_struck_part_and_a_free_block_moves() -> None:
@@ -102,8 +136,10 @@ def test_a_coarse_mesh_fails_the_convergence_check_and_a_fine_one_passes() -> No
     run, a = simulate("cantilever", STEEL, cells=2)
     coarse, fine = run.facts["energy_mesh"]
     assert not a["converged"] and abs(coarse - fine) / fine > 0.03
-    _, a = simulate("cantilever", STEEL, cells=8)
-    assert a["converged"]
+    _, a = simulate("cantilever", STEEL, cells=16)
+    assert a["converged"] is True
+    run, a = simulate("bar", STEEL, cells=4)  # uniform stress: any mesh is exact, and the refinement shows it
+    assert run.facts["energy_change"] == 0.0 and a["converged"] is True
 
 
 def test_thermal_stress_needs_restraint_or_an_uneven_temperature() -> None:
@@ -138,9 +174,9 @@ def test_bending_and_symmetry() -> None:
     ("material", "fos", "loading", "negligible"),
     [
         (STEEL, 2.0, "static", True),
-        (STEEL, 2.0, "cyclic", True),
-        (STEEL, 1.05, "cyclic", False),
-        (ALUMINIUM, 3.0, "cyclic", False),
+        (STEEL, 3.0, "cyclic", True),  # amplitude 118 MPa, endurance limit 255 MPa
+        (STEEL, 0.5, "cyclic", False),
+        (ALUMINIUM, 3.0, "cyclic", False),  # no endurance limit
     ],
 )
 def test_fatigue_is_negligible_only_for_steady_loads_or_amplitudes_below_the_endurance_limit(

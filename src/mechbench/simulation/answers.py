@@ -1,46 +1,290 @@
 """The SeeSim questions answered from a generated simulation's computed results, one documented rule each.
 
 Every rule reads the facts a solver produced (:mod:`mechbench.simulation.structural`,
-:mod:`mechbench.simulation.flow`); none is set by hand. Questions that mechbench's simulations cannot make
-both True and False are not asked of generated files (:data:`NOT_ASKED`, with the reason).
+:mod:`mechbench.simulation.flow`); none is set by hand. A rule gives, for one simulation, either an answer with its
+evidence (the deciding quantity, its threshold, what it is, and where a reader of the media sees it) or the reason
+the question is not asked of that simulation:
+
+- a numeric answer is asked only when the quantity and its threshold are at least :data:`MARGIN` times apart, so
+  that neither the solver's discretisation error nor a reader's reading of a plot can flip it;
+- a question whose answer would be a judgement call for that simulation (a local yield zone and "primarily
+  elastic", a fractured brittle part and "plastic deformation") is not asked of it.
+
+Questions that mechbench's simulations cannot make both True and False are not asked at all (:data:`NOT_ASKED`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
-from mechbench.simulation import flow, structural
+from mechbench.simulation import flow
+from mechbench.simulation.reports import FluidLine as F
+from mechbench.simulation.reports import StructuralLine as S
+
+MARGIN = 1.5
+"""A numeric answer is asked only when the deciding quantity and its threshold are at least this factor apart. The
+solvers' own uncertainty is a few per cent (mesh refinement changes strain energies by up to 3 %, the lattice's
+compressibility errs by Ma² < 1 %), engineering thresholds are soft by tens of per cent (transition Reynolds numbers
+and Richardson numbers vary by that much between textbooks), and a reader estimates a colour bar to about 20 %: a
+factor 1.5 clears all three."""
+BALANCE = 1e-3
+"""Reactions balance the loads when their resultant differs by less than this share of the forces summed."""
+CONVERGENCE = 0.03
+"""Largest relative change of strain energy between the mesh and one with half the element size that counts as
+converged."""
+UNIFORM_SPREAD = 0.10
+"""Coefficient of variation of the equivalent stress over the part below which the distribution is uniform."""
+THERMAL_SHARE = 0.10
+"""Thermal stresses are negligible when the temperature alone reaches less than this share of the peak stress."""
+BUCKLING_MARGIN = 3.0
+"""Buckling is a potential failure mode when the buckling load factor is below the larger of this margin (the usual
+design factor against elastic instability) and the strength factor of safety (it would buckle before failing)."""
+PRIMARILY_ELASTIC = 0.10
+"""Share of the part above yield below which its deformation is primarily elastic."""
+REVERSED_SHARE = 0.002
+DEVELOPED = 0.02
+RICHARDSON = 0.1
+SEPARATION = 0.01
+SYMMETRY = 0.02
+HIGH_GRADIENT = 5.0
+
+IMAGE = "image: the details box"
+VIDEO = "video: the details box"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What an answer was decided on, and where a reader of the media sees it."""
+
+    value: float | bool | None
+    """The deciding quantity (None: unbounded), or the category a categorical answer reads."""
+    threshold: float | None
+    quantity: str
+    shown_in: list[str]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A rule's outcome for one simulation: an answer with its evidence, or why the question is not asked."""
+
+    answer: bool | None
+    evidence: Evidence | None = None
+    not_asked: str | None = None
 
 
 @dataclass(frozen=True)
 class Rule:
-    """How one question's answer is derived, and the derivation itself (None: not defined for this run)."""
+    """How one question's answer is derived, and the rule itself."""
 
     qid: str
     wording: str  # mechbench's own wording, used when the published question file cannot be read
     derivation: str
-    answer: Callable[[dict], bool | None]
+    decide: Callable[[dict], Decision]
 
 
-def _plastic(f: dict) -> bool:
-    return bool(f["ductile"] and f["von_mises_peak"] > f["yield_strength"])
+def _where(*lines: str, panels: tuple[str, ...] = ()) -> list[str]:
+    return [f"report: {line}" for line in lines] + [IMAGE, VIDEO, *panels]
 
 
-def _fatigue_negligible(f: dict) -> bool:
+def _finite(value: float | None) -> float:
+    return math.inf if value is None else float(value)
+
+
+def compared(value: float | None, threshold: float, quantity: str, shown_in: list[str], above: bool = True) -> Decision:
+    """The answer "``value`` is above ``threshold``" (or below, with ``above=False``), asked only with the margin."""
+    value = _finite(value)
+    # JSON has no infinity: an unbounded quantity (no compression to buckle, no axial stress beside bending) is null.
+    evidence = Evidence(value if math.isfinite(value) else None, threshold, quantity, shown_in)  # type: ignore[arg-type]
+    low, high = sorted((abs(value), threshold))
+    if not (low == 0 and high > 0) and high < MARGIN * low:
+        return Decision(
+            None,
+            not_asked=f"{quantity} is {value:.4g}, within a factor {MARGIN:g} of the threshold {threshold:g}: "
+            "too close to call",
+        )
+    return Decision((value > threshold) == above, evidence)
+
+
+def strength(
+    f: dict,
+    value: float,
+    threshold: float,
+    quantity: str,
+    shown_in: list[str],
+    above: bool = True,
+    inverse: bool = False,
+) -> Decision:
+    """:func:`compared` for a quantity proportional to the peak stress (``inverse``: to its reciprocal), asked only
+    when the mesh with half the element size puts it on the same side of the threshold with the same margin (a
+    coarse mesh may misjudge it)."""
+    decision = compared(value, threshold, quantity, shown_in, above)
+    fine, index = f.get("failure_index_fine"), f["failure_index"]
+    if decision.answer is None or not fine or not index:
+        return decision
+    refined = value * (index / fine if inverse else fine / index)
+    if compared(refined, threshold, quantity, shown_in, above).answer != decision.answer:
+        return Decision(
+            None,
+            not_asked=f"{quantity} is {value:.4g} on this mesh and {refined:.4g} on one with half the element size: "
+            "the mesh is too coarse to call it",
+        )
+    return decision
+
+
+def categorical(answer: bool, quantity: str, shown_in: list[str]) -> Decision:
+    """An answer read from a category of the set-up (a material's ductility, a support that lets the part slide)."""
+    return Decision(answer, Evidence(answer, None, quantity, shown_in))
+
+
+# --- structural -------------------------------------------------------------------------------------------------
+
+STRENGTH_LINES = (S.VON_MISES_MAX, S.PRINCIPAL_MAX, S.PRINCIPAL_MIN, S.YIELD, S.TENSILE, S.COMPRESSIVE)
+INDEX = "largest failure index (von Mises over yield, or Coulomb–Mohr over the strengths), dimensionless"
+
+
+def _yielded(f: dict) -> tuple[str, ...]:
+    """The yield-share line, which reports of ductile parts carry."""
+    return (S.YIELDED,) if f["ductile"] else ()
+
+
+def _exceeds(f: dict) -> Decision:
+    return strength(f, f["failure_index"], 1.0, INDEX, _where(*STRENGTH_LINES))
+
+
+def _elastic(f: dict) -> Decision:
+    index, share = max(f["failure_index"], f.get("failure_index_fine") or 0.0), f["plastic_fraction"]
+    where = _where(*_yielded(f), *STRENGTH_LINES)
+    quantity = "share of the part above the yield strength"
+    if index <= 1 / MARGIN:
+        return Decision(True, Evidence(share, PRIMARILY_ELASTIC, quantity, where))
+    if f["ductile"] and index >= MARGIN and share >= MARGIN * PRIMARILY_ELASTIC:
+        return Decision(False, Evidence(share, PRIMARILY_ELASTIC, quantity, where))
+    if not f["ductile"] and index >= MARGIN:
+        return Decision(
+            None, not_asked="a brittle part past its strength fractures: 'primarily elastic' presumes it holds"
+        )
+    return Decision(None, not_asked="the part yields locally or is close to its limit: 'primarily' is a judgement call")
+
+
+def _plastic(f: dict) -> Decision:
+    if not f["ductile"]:
+        if f["failure_index"] >= MARGIN:
+            return Decision(None, not_asked="a brittle part past its strength fractures rather than deforming")
+        return categorical(
+            False,
+            "a brittle material (elongation at break under 5 %): no plastic deformation",
+            _where(S.ELONGATION, *STRENGTH_LINES),
+        )
+    return strength(
+        f,
+        f["failure_index"],
+        1.0,
+        "largest von Mises stress over the yield strength",
+        _where(S.YIELDED, *STRENGTH_LINES),
+    )
+
+
+def _residual(f: dict) -> Decision:
+    where = _where(*_yielded(f), S.VON_MISES_SPREAD, *STRENGTH_LINES)
+    if not f["ductile"]:
+        if f["failure_index"] >= MARGIN:
+            return Decision(None, not_asked="a brittle part past its strength fractures: no residual state to speak of")
+        return categorical(False, "a brittle material below its strength: nothing yields, nothing remains", where)
+    if f["failure_index"] >= MARGIN and f["stress_spread"] < MARGIN * UNIFORM_SPREAD:
+        return Decision(None, not_asked="the part yields evenly: it keeps a residual strain, hardly a residual stress")
+    return strength(
+        f,
+        f["failure_index"],
+        1.0,
+        "largest von Mises stress over the yield strength, in a part whose stress varies (what yields is held back by "
+        "what springs back)",
+        where,
+    )
+
+
+def _balanced(f: dict) -> Decision:
+    return compared(
+        f["reaction_imbalance"],
+        BALANCE,
+        "resultant of reactions and applied loads over the forces summed, at the instant shown",
+        _where(S.REACTIONS, S.APPLIED, S.INSTANT),
+        above=False,
+    )
+
+
+def _buckling(f: dict) -> Decision:
+    if f["rigid_body_motion"]:
+        return Decision(None, not_asked="the part is not held: it slides, it cannot buckle against a support")
+    return compared(
+        f["buckling_factor"],
+        f["buckling_bound"],
+        "smallest buckling load factor (in-plane finite elements, out-of-plane and lateral-torsional closed forms) "
+        "against the larger of 3 and the factor of safety",
+        _where(S.BUCKLING, *STRENGTH_LINES),
+        above=False,
+    )
+
+
+def _bending(f: dict) -> Decision:
+    return compared(
+        f["bending_ratio"],
+        1.0,
+        "bending over axial normal stress at the most stressed section",
+        _where(S.SECTION),
+    )
+
+
+def _converged(f: dict) -> Decision:
+    if f["energy_change"] is None:
+        return Decision(None, not_asked="no static problem to refine: the part moves as a rigid body")
+    return compared(
+        f["energy_change"],
+        CONVERGENCE,
+        "relative change of strain energy when the element size is halved",
+        _where(S.ENERGY, S.ENERGY_FINE),
+        above=False,
+    )
+
+
+def _thermal(f: dict) -> Decision:
+    if not f["thermal"]:
+        return categorical(True, "no temperature change", _where(S.THERMAL_CONDITION))
+    return compared(
+        f["thermal_share"],
+        THERMAL_SHARE,
+        "peak stress from the temperature alone over the peak stress of all loads",
+        _where(S.THERMAL_ALONE, S.VON_MISES_MAX, S.PRINCIPAL_MAX, S.THERMAL_CONDITION),
+        above=False,
+    )
+
+
+def _symmetric(f: dict) -> Decision:
+    if f["symmetric_loads_only"] and not f["symmetric_loading"]:
+        return Decision(None, not_asked="the loads are symmetric but the supports are not: it depends on the reading")
+    return categorical(
+        f["symmetric_loading"],
+        "mirror symmetry of geometry, supports, loads and temperature",
+        _where(S.PART, S.SUPPORTS, S.LOAD, S.THERMAL_CONDITION, panels=("image: the drawn supports and loads",)),
+    )
+
+
+def _fatigue(f: dict) -> Decision:
     if f["loading"] != "cyclic":
-        return True
+        return categorical(True, "the load is applied once (not cyclic)", _where(S.ANALYSIS))
     if f["endurance_limit"] is None:
-        return False
-    amplitude = f["von_mises_peak"] if f["ductile"] else max(f["sigma1_peak"], 0.0)
-    return amplitude < f["endurance_limit"]
-
-
-def _converged(f: dict) -> bool | None:
-    if f["energy_mesh"] is None:
-        return None
-    coarse, fine = f["energy_mesh"]
-    return abs(coarse - fine) <= structural.CONVERGENCE_TOLERANCE * abs(fine)
+        return categorical(
+            False, "cyclic load on a material without an endurance limit", _where(S.ANALYSIS, S.ENDURANCE)
+        )
+    return strength(
+        f,
+        f["stress_amplitude"] / f["endurance_limit"],
+        1.0,
+        "stress amplitude of the fully reversed cycles over the endurance limit",
+        _where(S.ANALYSIS, S.ENDURANCE, S.VON_MISES_MAX, S.PRINCIPAL_MAX),
+        above=False,
+    )
 
 
 STRUCTURAL_RULES = (
@@ -49,70 +293,75 @@ STRUCTURAL_RULES = (
         "Does the stress anywhere exceed what the material can withstand?",
         "the largest failure index at the most loaded instant exceeds 1 (von Mises stress over yield strength for "
         "ductile materials, Coulomb–Mohr on the principal stresses for brittle ones)",
-        lambda f: f["factor_of_safety"] < 1,
+        _exceeds,
     ),
     Rule(
         "b12d8f45e3a670c92178",
         "Does the part deform mainly elastically?",
-        "no cell's von Mises stress exceeds the yield strength (brittle: always)",
-        lambda f: not _plastic(f),
+        "nothing yields (True), or a ductile part yields over at least 15 % of its area (False); asked only then",
+        _elastic,
     ),
     Rule(
         "d46c2b17e50f38a4271d",
         "Are the external loads balanced by the support reactions?",
-        f"the support reactions and the applied loads sum to zero within {structural.BALANCE_TOLERANCE:g} of the "
-        "larger at the instant shown (a struck part's inertia breaks the balance)",
-        lambda f: f["reaction_imbalance"] < structural.BALANCE_TOLERANCE,
+        f"the support reactions and the applied loads sum to zero within {BALANCE:g} of the forces summed at the "
+        "instant shown (a struck part's inertia breaks the balance)",
+        _balanced,
     ),
     Rule(
         "e57f1d63c42a0589b63e",
         "Is the von Mises criterion the right failure criterion for this part?",
         "the material is ductile (brittle materials: Coulomb–Mohr)",
-        lambda f: f["ductile"],
+        lambda f: categorical(
+            f["ductile"], "the material's ductility (elongation at break ≥ 5 %)", _where(S.ELONGATION)
+        ),
     ),
     Rule(
         "f68a3b09d15c7246a05f",
         "Could the part fail by buckling?",
-        f"the linear buckling load factor of the static load is below the larger of {structural.BUCKLING_MARGIN:g} "
-        "and the strength factor of safety (∞ without compression)",
-        lambda f: f["buckling_factor"] is not None and f["buckling_factor"] < f["buckling_bound"],
+        f"the smallest buckling load factor of the static load (in-plane finite elements; out-of-plane Euler and "
+        f"lateral-torsional buckling in closed form; a reversed load checked both ways) is below the larger of "
+        f"{BUCKLING_MARGIN:g} and the factor of safety",
+        _buckling,
     ),
     Rule(
         "g79d4e72b36d9105834a",
         "Would nonlinear material behaviour change the result?",
-        "the linear-elastic stress passes yield somewhere, so an elastic-plastic material law would change the result",
-        _plastic,
+        "the linear-elastic stress passes the material's limit somewhere (yield, or a brittle material's strength): "
+        "an elastic-plastic law, or fracture, would change the result",
+        lambda f: strength(f, f["failure_index"], 1.0, INDEX, _where(*STRENGTH_LINES)),
     ),
     Rule(
         "h80e6f18a47e0327642b",
         "Would significant residual stresses remain in the part after unloading?",
-        "part, but not all, of the part yields: the unyielded rest springs back against it on unloading",
-        lambda f: _plastic(f) and f["plastic_fraction"] < 0.95,
+        "a ductile part whose stress varies yields somewhere: the unyielded rest springs back against it on unloading "
+        "(a part yielding evenly is not asked)",
+        _residual,
     ),
     Rule(
         "i91f7a54c58f1549451c",
         "Is the normal stress dominated by bending rather than by axial load?",
         "across the section through the most loaded cell, the bending part of the normal stress (M·c/I) exceeds the "
         "axial part (N/A)",
-        lambda f: f["bending_stress"] > f["axial_stress"],
+        _bending,
     ),
     Rule(
         "k13b9c27e70b3982172e",
         "Is the solution converged to within an acceptable error?",
-        f"the strain energy changes by at most {structural.CONVERGENCE_TOLERANCE:.0%} when the element size is halved",
+        f"the strain energy changes by at most {CONVERGENCE:.0%} when the element size is halved",
         _converged,
     ),
     Rule(
         "l24c0d81f81c4103083f",
         "Can thermal stresses be neglected here?",
-        f"the temperature field alone reaches less than {structural.THERMAL_SHARE:.0%} of the peak failure index "
-        "(no temperature change: True)",
-        lambda f: f["thermal_share"] < structural.THERMAL_SHARE,
+        f"the temperature field alone reaches less than {THERMAL_SHARE:.0%} of the peak stress (no temperature "
+        "change: True)",
+        _thermal,
     ),
     Rule(
         "n46e2f9ba03e6545205b",
         "Does the part deform plastically anywhere?",
-        "a ductile material whose von Mises stress exceeds yield somewhere",
+        "a ductile material whose von Mises stress exceeds yield somewhere (a brittle one below its strength: False)",
         _plastic,
     ),
     Rule(
@@ -120,118 +369,218 @@ STRUCTURAL_RULES = (
         "Is the part loaded symmetrically?",
         "geometry, supports, loads and temperature are unchanged by a mirror about the part's mid-height or "
         "mid-length line",
-        lambda f: f["symmetric_loading"],
+        _symmetric,
     ),
     Rule(
         "p68a4b37d25a8987427d",
         "Is the stress spread evenly over the part?",
-        f"the von Mises stress varies over the part by a coefficient of variation below {structural.UNIFORM_SPREAD:g}",
-        lambda f: f["stress_spread"] < structural.UNIFORM_SPREAD,
+        f"the von Mises stress varies over the part by a coefficient of variation below {UNIFORM_SPREAD:g}",
+        lambda f: compared(
+            f["stress_spread"],
+            UNIFORM_SPREAD,
+            "coefficient of variation of the von Mises stress over the part",
+            _where(S.VON_MISES_SPREAD, panels=("image: the stress field and its colour bar",)),
+            above=False,
+        ),
     ),
     Rule(
         "q79b5c63e36b9108538e",
         "Is the part's material ductile?",
         "the material's elongation at break is at least 5 %",
-        lambda f: f["ductile"],
+        lambda f: categorical(
+            f["ductile"], "the material's elongation at break (≥ 5 %: ductile)", _where(S.ELONGATION)
+        ),
     ),
     Rule(
         "r80c6d90f47c0329649f",
         "Is the factor of safety above 1?",
         "the strength factor of safety (1 / largest failure index) exceeds 1",
-        lambda f: f["factor_of_safety"] > 1,
+        lambda f: compared(
+            f["factor_of_safety"], 1.0, "factor of safety against the material's limit", _where(*STRENGTH_LINES)
+        ),
     ),
     Rule(
         "s91d7e26a58d1540750a",
         "Does the part move as a rigid body?",
         "the supports leave a rigid-body motion free and the load pushes along it (the transient shows it moving)",
-        lambda f: f["rigid_body_motion"],
+        lambda f: categorical(
+            f["rigid_body_motion"],
+            "supports that leave a free motion the load pushes along",
+            _where(S.SUPPORTS, S.LOAD, panels=("video: the part's motion",)),
+        ),
     ),
     Rule(
         "t02e8f52b69e2761861b",
         "Can fatigue be neglected for this part?",
-        "the load is not cyclic, or its stress amplitude stays below the material's endurance limit (none for "
-        "aluminium alloys and glass)",
-        _fatigue_negligible,
+        "the load is not cyclic (True); cyclic on a material without an endurance limit (aluminium, glass: False); "
+        "else the stress amplitude against the endurance limit",
+        _fatigue,
     ),
 )
+
+# --- fluid ------------------------------------------------------------------------------------------------------
+
+
+def _laminar(f: dict, laminar: bool) -> Decision:
+    decision = compared(
+        f["reynolds"],
+        f["critical_reynolds"],
+        "Reynolds number against the transition value of the configuration",
+        _where(F.REYNOLDS, F.VISCOUS_MODEL),
+    )
+    if decision.answer is None:
+        return decision
+    return Decision(decision.answer != laminar, decision.evidence)
+
+
+def _natural_convection(f: dict, significant: bool) -> Decision:
+    if not f["heated"]:
+        return categorical(not significant, "an isothermal flow: no temperature differences", _where(F.ENERGY))
+    decision = compared(
+        f["richardson"],
+        RICHARDSON,
+        "Richardson number Gr/Re² of the heated cylinder",
+        _where(F.RICHARDSON, F.TEMPERATURE_RANGE, panels=("image: the temperature panel",)),
+    )
+    if decision.answer is None:
+        return decision
+    return Decision(decision.answer == significant, decision.evidence)
+
+
+def _thermal_effects(f: dict) -> Decision:
+    if not f["heated"]:
+        return categorical(True, "an isothermal flow: no temperature differences", _where(F.ENERGY))
+    if f["richardson"] >= MARGIN * RICHARDSON:
+        return Decision(
+            False,
+            Evidence(
+                f["richardson"],
+                RICHARDSON,
+                "Richardson number: the heating drives the flow",
+                _where(F.RICHARDSON, F.TEMPERATURE_RANGE, panels=("image: the temperature panel",)),
+            ),
+        )
+    return Decision(None, not_asked="heated, but buoyancy barely moves the flow: 'negligible' depends on the purpose")
+
 
 FLUID_RULES = (
     Rule(
         "u13f9a63c70f3982972c",
         "Does the flow contain recirculation or vortices?",
-        f"more than {flow.REVERSED_SHARE:.1%} of the fluid moves against the main flow direction at the instant shown",
-        lambda f: f["reversed_share"] > flow.REVERSED_SHARE,
+        f"more than {REVERSED_SHARE:.1%} of the fluid moves against the main flow direction at the instant shown",
+        lambda f: compared(
+            f["reversed_share"],
+            REVERSED_SHARE,
+            "share of the fluid moving against the main flow",
+            _where(F.REVERSED, panels=("image: the streamlines",)),
+        ),
     ),
     Rule(
         "v24a0b19d81a4103783d",
         "Has the flow become fully developed?",
         "the shapes of the streamwise velocity profiles (each over its mean) at 60 % and 75 % of the length differ "
-        f"by less than {flow.DEVELOPED:.0%}",
-        lambda f: f["profile_change"] < flow.DEVELOPED,
+        f"by less than {DEVELOPED:.0%}",
+        lambda f: compared(
+            f["profile_change"],
+            DEVELOPED,
+            "largest difference between the normalised velocity profiles at 60 % and 75 % of the length",
+            _where(F.PROFILES, panels=("image: the velocity profile panel",)),
+            above=False,
+        ),
     ),
     Rule(
         "x46c2d01f03c6546905f",
         "Does natural convection matter in this flow?",
-        f"the Richardson number Gr/Re² of the computed temperatures and velocities exceeds {flow.RICHARDSON:g}",
-        lambda f: f["richardson"] > flow.RICHARDSON,
+        f"the Richardson number Gr/Re² of the heated cylinder exceeds {RICHARDSON:g} (isothermal flows: False)",
+        lambda f: _natural_convection(f, significant=True),
     ),
     Rule(
         "y57d3e37a14d7767016a",
         "Is the flow steady?",
-        f"the cross-stream velocity at a probe in the wake varies by less than {flow.STEADY:.1%} of the mean velocity "
-        "over the last quarter of the run",
-        lambda f: f["probe_variation"] < flow.STEADY,
+        f"the cross-stream velocity at a probe in the wake varies by less than {flow.STEADY:.0%} of the mean "
+        "velocity over the last quarter of the run",
+        lambda f: compared(
+            f["probe_variation"],
+            flow.STEADY,
+            "variation of the cross-stream velocity at the wake probe over the last quarter, over the mean inflow",
+            _where(F.PROBE, panels=("image: the probe history panel", "video: the frames of the last quarter")),
+            above=False,
+        ),
     ),
     Rule(
         "bb0a6b65d47a0320349d",
         "Is this flow laminar?",
         "the Reynolds number is below the transition value of the configuration (channel 2300 on the hydraulic "
         f"diameter; cylinder wake {flow.WAKE_TRANSITION}; step {flow.STEP_TRANSITION} on twice the inlet height)",
-        lambda f: f["reynolds"] < f["critical_reynolds"],
+        lambda f: _laminar(f, laminar=True),
     ),
     Rule(
         "ee3d9e73a70d3983672a",
         "Is this flow turbulent?",
         "the Reynolds number is at or above the transition value",
-        lambda f: f["reynolds"] >= f["critical_reynolds"],
+        lambda f: _laminar(f, laminar=False),
     ),
     Rule(
         "ff4e0f19b81e4104783b",
         "Is the simulation run as a transient analysis?",
         "the run resolves physical time: every unsteady flow, and the steady ones the generator reports in time",
-        lambda f: f["transient"],
+        lambda f: categorical(
+            f["transient"], "how the run is reported: in physical time or as iterations", _where(F.ANALYSIS)
+        ),
     ),
     Rule(
         "hh6a2b01d03a6546905d",
         "Does the flow separate from a surface anywhere?",
-        "fluid next to a solid surface moves against the main flow direction (the boundary layer has detached)",
-        lambda f: f["wall_reversal"],
+        f"fluid next to a solid surface moves against the main flow at more than {SEPARATION:.0%} of the mean inflow "
+        "(the boundary layer has detached)",
+        lambda f: compared(
+            f["wall_reverse"],
+            SEPARATION,
+            "strongest reverse velocity within two cells of a wall, over the mean inflow",
+            _where(F.WALL_REVERSE, panels=("image: the streamlines",)),
+        ),
     ),
     Rule(
         "ii7b3c37e14b7767016e",
         "Can buoyancy be neglected in this flow?",
-        f"the Richardson number is at most {flow.RICHARDSON:g}",
-        lambda f: f["richardson"] <= flow.RICHARDSON,
+        f"the Richardson number is at most {RICHARDSON:g} (isothermal flows: True)",
+        lambda f: _natural_convection(f, significant=False),
     ),
     Rule(
         "jj8c4d83f25c8988127f",
         "Is the flow field symmetric about an axis?",
-        "mirrored about the channel's centre line, the velocity field matches itself within "
-        f"{flow.SYMMETRY:.0%} of the mean velocity",
-        lambda f: f["asymmetry"] < flow.SYMMETRY,
+        f"mirrored about the channel's centre line, the velocity field matches itself within {SYMMETRY:.0%} of the "
+        "mean velocity (a geometry without that mirror line: False)",
+        lambda f: (
+            categorical(False, "a geometry without a mirror line along the flow", _where(F.CASE))
+            if f["asymmetry"] is None or math.isinf(f["asymmetry"])
+            else compared(
+                f["asymmetry"],
+                SYMMETRY,
+                "largest velocity difference from the mirror image about the centre line, over the mean inflow",
+                _where(F.ASYMMETRY),
+                above=False,
+            )
+        ),
     ),
     Rule(
         "kk9d5e29a36d9109238a",
         "Are there regions of steep pressure gradient?",
-        f"the steepest pressure gradient, times the characteristic length, exceeds {flow.HIGH_GRADIENT:g} dynamic "
+        f"the steepest pressure gradient, times the characteristic length, exceeds {HIGH_GRADIENT:g} dynamic "
         "pressures ½ρU² (inlet and outlet columns excluded)",
-        lambda f: f["gradient_ratio"] > flow.HIGH_GRADIENT,
+        lambda f: compared(
+            f["gradient_ratio"],
+            HIGH_GRADIENT,
+            "steepest pressure gradient times the reference length, in dynamic pressures",
+            _where(F.GRADIENT, panels=("image: the pressure panel",)),
+        ),
     ),
     Rule(
         "ll0e6f65b47e0320349b",
         "Can thermal effects be neglected in this analysis?",
-        "no temperature differences are computed (an isothermal run)",
-        lambda f: not f["heated"],
+        "an isothermal run (True); a heated cylinder whose buoyancy drives the flow, Richardson number at least "
+        f"{MARGIN * RICHARDSON:g} (False); a heated run with weak buoyancy is not asked",
+        _thermal_effects,
     ),
 )
 
@@ -243,9 +592,9 @@ NOT_ASKED = {
     "z68e4f83b25e8988127b": "shock waves: the flows are incompressible",
     "aa9f5a29c36f9109238c": "multiphase: the flows are single-phase",
     "cc1b7c01e58b1541450e": (
-        "mass conservation: the incompressible flows conserve mass by construction; what differs between the "
-        "lattice's inflow and outflow (about 1 % once settled, more while vortices shed) is the method's slight "
-        "compressibility, not the flow's, so a False would be an artefact"
+        "mass conservation: the incompressible flows conserve mass by construction; the lattice's small "
+        "inflow–outflow differences (under 2 % while vortices shed) come from its slight compressibility, not the "
+        "flow's, so a False would be an artefact"
     ),
     "dd2c8d37f69c2762561f": "supersonic flow: the flows are incompressible",
     "gg5f1a65c92f5325894c": "compressibility: the flows are incompressible",
@@ -256,11 +605,21 @@ NOT_ASKED = {
 RULES = {"structural": STRUCTURAL_RULES, "fluid": FLUID_RULES}
 
 
+def decide(domain: str, facts: dict) -> dict[str, Decision]:
+    """Every rule's decision for one simulation's facts."""
+    return {rule.qid: rule.decide(facts) for rule in RULES[domain]}
+
+
 def answers(domain: str, facts: dict) -> dict[str, bool]:
-    """Each answerable question's answer for one simulation's facts (questions undefined for it are omitted)."""
-    out = {}
-    for rule in RULES[domain]:
-        value = rule.answer(facts)
-        if value is not None:
-            out[rule.qid] = bool(value)
-    return out
+    """Each asked question's answer for one simulation's facts (questions not asked of it are omitted)."""
+    return {qid: d.answer for qid, d in decide(domain, facts).items() if d.answer is not None}
+
+
+def evidence(domain: str, facts: dict) -> dict[str, dict]:
+    """Each asked answer's evidence, as ``generated.json`` keeps it."""
+    return {qid: asdict(d.evidence) for qid, d in decide(domain, facts).items() if d.evidence is not None}
+
+
+def not_asked(domain: str, facts: dict) -> dict[str, str]:
+    """Why each question not asked of this simulation is not asked."""
+    return {qid: d.not_asked for qid, d in decide(domain, facts).items() if d.answer is None and d.not_asked}

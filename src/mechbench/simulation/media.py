@@ -1,9 +1,17 @@
 """The SeeSim media of a generated simulation: a result plot (PNG) and an animation (GIF), as an engineer would
-plot them, with colour bars and units. Same run, same bytes (no timestamps in the files)."""
+plot them, with colour bars and units. Same run, same bytes (no timestamps in the files).
+
+What a reader needs is in every picture: the image and the animation share one colour scale per simulation, tick
+labels are plain numbers (no offset notation), and a details box prints the figures the answers are read from
+(the same named lines as the report, :mod:`mechbench.simulation.reports`). Structural plots draw the supports, the
+loads and an outline where the plotted stress passes the material's limit; flow plots add the pressure field, the
+velocity profiles at the two stations compared and the wake probe's history.
+"""
 
 from __future__ import annotations
 
 import io
+import textwrap
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -11,16 +19,18 @@ from PIL import Image
 
 from mechbench.simulation import plane_stress as ps
 from mechbench.simulation.flow import FlowRun
+from mechbench.simulation.reports import flow_details, material_lines, structural_details
 from mechbench.simulation.structural import StructuralRun
 from mechbench.simulation.units import FlowUnits
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
-    from matplotlib.image import AxesImage
 
 DPI = 100
 FRAME_MS = 250
+DETAILS_WIDTH = 58
+"""Characters per line of the details box."""
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -48,10 +58,42 @@ def _rgb(fig: Figure) -> Image.Image:
 
 
 def _gif(frames: list[Image.Image]) -> bytes:
-    images = [frame.quantize(colors=128, method=Image.Quantize.MEDIANCUT) for frame in frames]
+    """An animated GIF whose frames share one palette (taken from frames across the run): a colour means the same
+    value in every frame, as on the colour bar."""
+    picks = frames[:: max(1, len(frames) // 4)][:4]
+    width, height = picks[0].size
+    montage = Image.new("RGB", (width, height * len(picks)))
+    for k, frame in enumerate(picks):
+        montage.paste(frame, (0, k * height))
+    palette = montage.quantize(colors=192, method=Image.Quantize.MEDIANCUT)
+    images = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
     buffer = io.BytesIO()
     images[0].save(buffer, format="GIF", save_all=True, append_images=images[1:], duration=FRAME_MS, loop=0)
     return buffer.getvalue()
+
+
+def _plain(axis: object) -> None:
+    """Every tick labelled with its own value (three significant digits): no offset ("+2e1") and no multiplier at
+    the end of a colour bar or an axis, which readers miss."""
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.3g}"))  # type: ignore[attr-defined]
+
+
+def _colour_bar(fig: Figure, mappable: object, ax: Axes, label: str) -> None:
+    bar = fig.colorbar(mappable, ax=ax, shrink=0.9, pad=0.02)  # type: ignore[arg-type]
+    bar.set_label(label, fontsize=8)
+    _plain(bar.ax.yaxis)
+    bar.ax.tick_params(labelsize=7)
+
+
+def _details(ax: Axes, title: str, rows: list[tuple[str, str]]) -> None:
+    """A details box: one line per figure, wrapped to the box's width."""
+    ax.axis("off")
+    lines = [title, ""]
+    for label, value in rows:
+        lines += textwrap.wrap(f"{label}: {value}", DETAILS_WIDTH, subsequent_indent="    ")
+    ax.text(0.0, 1.0, "\n".join(lines), va="top", ha="left", family="monospace", fontsize=6.5, transform=ax.transAxes)
 
 
 def _deformation_scale(run: StructuralRun) -> float:
@@ -61,24 +103,34 @@ def _deformation_scale(run: StructuralRun) -> float:
     return 0.04 * size / peak if peak > 0 else 0.0
 
 
-class _StructuralPlot:
-    """One axes showing the von Mises field on the deformed part; :meth:`show` redraws it for another instant."""
+def structural_scale(run: StructuralRun) -> tuple[float, float]:
+    """The colour scale of a run's image and animation: the plotted field over every frame (the shown instant is
+    one of them)."""
+    values = [run.plotted(s)[run.part.solid] for _, _, s in run.frames]
+    high = max(float(v.max()) for v in values)
+    low = min(0.0, min(float(v.min()) for v in values))
+    return low, high if high > low else low + 1.0
 
-    def __init__(self, fig: Figure, run: StructuralRun, scale: float, vmax: float, frames: list[np.ndarray]) -> None:
-        self.fig, self.run, self.scale, self.vmax = fig, run, scale, vmax
-        self.ax = fig.add_subplot(1, 1, 1)
-        self.mesh = None
+
+class _StructuralPlot:
+    """The plotted stress on the deformed part, supports, loads and the limit outline; :meth:`show` redraws it."""
+
+    def __init__(self, fig: Figure, ax: Axes, run: StructuralRun, scale: float) -> None:
+        self.fig, self.ax, self.run, self.scale = fig, ax, run, scale
+        self.low, self.high = structural_scale(run)
+        self.artists: list = []
         part = run.part
         self.nodes = ps.Body(part.solid, part.h, part.thickness, 1.0, 0.3).node_xy()
-        corners = np.concatenate([self._xy(u) for u in frames])
-        pad = 0.03 * max(np.ptp(corners[:, 0]), np.ptp(corners[:, 1]))
-        self.ax.set_xlim(corners[:, 0].min() - pad, corners[:, 0].max() + pad)
-        self.ax.set_ylim(corners[:, 1].min() - pad, corners[:, 1].max() + pad)
-        self.ax.set_aspect("equal")
-        self.ax.set_xlabel("x [mm]")
-        self.ax.set_ylabel("y [mm]")
-        (self.supports,) = self.ax.plot([], [], "k^", markersize=3, label="supported nodes")
-        self.ax.legend(loc="upper right", fontsize=7)
+        corners = np.concatenate([self._xy(u) for _, u, _ in run.frames])
+        pad = 0.12 * max(np.ptp(corners[:, 0]), np.ptp(corners[:, 1]))
+        ax.set_xlim(corners[:, 0].min() - pad, corners[:, 0].max() + pad)
+        ax.set_ylim(corners[:, 1].min() - pad, corners[:, 1].max() + pad)
+        ax.set_aspect("equal")
+        ax.set_xlabel("x [mm]")
+        ax.set_ylabel("y [mm]")
+        _plain(ax.xaxis)
+        _plain(ax.yaxis)
+        self.colour_bar = False
 
     def _xy(self, u: np.ndarray) -> np.ndarray:
         xy = self.nodes + self.scale * u.reshape(-1, 2)
@@ -87,41 +139,112 @@ class _StructuralPlot:
 
     def show(self, u: np.ndarray, stress: np.ndarray, label: str) -> None:
         """Draw the field of one instant (displacements ``u``, cell stresses) in place of the previous one."""
-        part = self.run.part
+        run, part, ax = self.run, self.run.part, self.ax
+        for artist in self.artists:
+            artist.remove()
         rows, cols = part.solid.shape
         xy = self._xy(u)
         x, y = xy[:, 0].reshape(rows + 1, cols + 1), xy[:, 1].reshape(rows + 1, cols + 1)
-        field = np.ma.masked_array(ps.von_mises(stress), mask=~part.solid)
-        if self.mesh is not None:
-            self.mesh.remove()
-        self.mesh = self.ax.pcolormesh(x, y, field, cmap="jet", vmin=0.0, vmax=self.vmax, shading="flat")
-        if len(self.fig.axes) == 1:
-            self.fig.colorbar(self.mesh, ax=self.ax, shrink=0.85).set_label("Equivalent (von Mises) stress [MPa]")
-        fixed_nodes = np.unique(self.run.fixed // 2)
-        self.supports.set_data(xy[fixed_nodes, 0], xy[fixed_nodes, 1])
-        title = f"{part.title}, {self.run.material.name}: {label}\n(deformation × {self.scale:.3g})"
-        self.ax.set_title(title, fontsize=9)
+        values = run.plotted(stress)
+        field = np.ma.masked_array(values, mask=~part.solid)
+        mesh = ax.pcolormesh(x, y, field, cmap="jet", vmin=self.low, vmax=self.high, shading="flat")
+        self.artists = [mesh]
+        if not self.colour_bar:
+            name = "Equivalent (von Mises)" if run.field_name == "von Mises" else "Maximum principal"
+            _colour_bar(self.fig, mesh, ax, f"{name} stress [MPa]")
+            self.colour_bar = True
+        centres_x = (x[:-1, :-1] + x[1:, 1:] + x[:-1, 1:] + x[1:, :-1]) / 4
+        centres_y = (y[:-1, :-1] + y[1:, 1:] + y[:-1, 1:] + y[1:, :-1]) / 4
+        if (values[part.solid] > run.field_limit).any() and min(rows, cols) > 1:
+            outline = ax.contour(
+                centres_x,
+                centres_y,
+                np.where(part.solid, values, np.nan),
+                levels=[run.field_limit],
+                colors="k",
+                linewidths=1.2,
+            )
+            self.artists.append(outline)
+        fixed_nodes = np.unique(run.fixed // 2)
+        (supports,) = ax.plot(xy[fixed_nodes, 0], xy[fixed_nodes, 1], "k^", markersize=3, label="supported nodes")
+        if len(self.artists) > 1:
+            outline_key = ax.plot([], [], "k-", lw=1.2, label=f"limit: {run.field_limit:.4g} MPa")[0]
+            self.artists.append(outline_key)
+        self.artists.append(supports)
+        self.artists += self._loads(xy)
+        ax.set_title(f"{part.title}, {run.material.name}\n{label} (deformation × {self.scale:.3g})", fontsize=8)
+        keys = [
+            a for a in self.artists if str(getattr(a, "get_label", lambda: "_")()).startswith(("load", "supp", "limit"))
+        ]
+        ax.legend(handles=keys, loc="upper right", fontsize=6)
+
+    def _loads(self, xy: np.ndarray) -> list:
+        """Arrows from the loaded nodes (up to seven, evenly spread) in the load's direction (+y up); a fully
+        reversed load gets heads at both ends."""
+        force = self.run.part.unit_load.reshape(-1, 2)
+        loaded = np.flatnonzero(np.abs(force).sum(axis=1) > 0)
+        if not len(loaded) or not self.run.load_newtons:
+            return []
+        pick = loaded[np.linspace(0, len(loaded) - 1, min(7, len(loaded))).round().astype(int)]
+        total = force[loaded].sum(axis=0)
+        direction = np.array([total[0], -total[1]]) / np.linalg.norm(total)
+        size = 0.1 * max(np.ptp(xy[:, 0]), np.ptp(xy[:, 1]))
+        style = "<->" if self.run.setup.loading == "cyclic" else "->"
+        arrows: list = [
+            self.ax.annotate(
+                "",
+                xy=xy[node] + size * direction,
+                xytext=xy[node],
+                arrowprops={"arrowstyle": style, "color": "magenta", "lw": 1.2},
+            )
+            for node in pick
+        ]
+        label = "load (fully reversed)" if style == "<->" else "load"
+        (key,) = self.ax.plot([], [], color="magenta", label=label)
+        return [*arrows, key]
 
 
-def _aspect_size(rows: int, cols: int, base: float = 8.0) -> tuple[float, float]:
-    return base, float(np.clip(base * rows / cols + 1.4, 3.0, 7.0))
+def _structural_rows(run: StructuralRun) -> list[tuple[str, str]]:
+    return [
+        ("Material", run.material.name),
+        *material_lines(run),
+        ("Load", f"{run.part.load}, {run.load_newtons:.4g} N" if run.load_newtons else "none"),
+        ("Supports", run.part.supports),
+        ("Temperature", run.facts["heat"]),
+        (
+            "Loading",
+            {"static": "static, applied once", "cyclic": "fully reversed cycles", "impact": "sudden"}[
+                run.setup.loading
+            ],
+        ),
+        *structural_details(run),
+    ]
+
+
+def _structural_figure(run: StructuralRun, base: float) -> tuple[Figure, Axes]:
+    rows, cols = run.part.solid.shape
+    height = float(np.clip(base * rows / cols + 1.6, 4.2, 7.5))
+    fig = _figure(base + 5.2, height)
+    grid = fig.add_gridspec(1, 2, width_ratios=[base, 5.2])
+    ax = fig.add_subplot(grid[0, 0])
+    _details(fig.add_subplot(grid[0, 1]), "Details (at the instant evaluated)", _structural_rows(run))
+    return fig, ax
 
 
 def structural_image(run: StructuralRun) -> bytes:
-    """The von Mises field at the most loaded instant, on the deformed part."""
-    fig = _figure(*_aspect_size(*run.part.solid.shape))
-    vmax = float(ps.von_mises(run.stress)[run.part.solid].max()) or 1.0
-    plot = _StructuralPlot(fig, run, _deformation_scale(run), vmax, [run.displacement])
-    plot.show(run.displacement, run.stress, run.facts["shown"])
+    """The plotted stress at the most loaded instant, on the deformed part, with the details box."""
+    fig, ax = _structural_figure(run, 7.0)
+    plot = _StructuralPlot(fig, ax, run, _deformation_scale(run))
+    label, u, stress = run.frames[run.shown_frame]
+    plot.show(u, stress, label)
     fig.tight_layout()
     return _png(fig)
 
 
 def structural_video(run: StructuralRun) -> bytes:
-    """The load history as an animation (load ramp, load cycles or the transient after the blow)."""
-    vmax = max(float(ps.von_mises(s)[run.part.solid].max()) for _, _, s in run.frames) or 1.0
-    fig = _figure(*_aspect_size(*run.part.solid.shape, base=6.0))
-    plot = _StructuralPlot(fig, run, _deformation_scale(run), vmax, [u for _, u, _ in run.frames])
+    """The load history as an animation (ramp, cycles, or the transient's first periods), on the image's scale."""
+    fig, ax = _structural_figure(run, 6.0)
+    plot = _StructuralPlot(fig, ax, run, _deformation_scale(run))
     frames = []
     for k, (label, u, stress) in enumerate(run.frames):
         plot.show(u, stress, label)
@@ -131,42 +254,97 @@ def structural_video(run: StructuralRun) -> bytes:
     return _gif(frames)
 
 
-def _flow_axes(
-    fig: Figure, run: FlowRun, units: FlowUnits, speed: np.ndarray, position: int, count: int, title: str, vmax: float
-) -> tuple[Axes, tuple[float, float, float, float], AxesImage]:
-    """Velocity magnitude (m/s) over the lattice, solids in grey, with a colour bar."""
+def _extent(run: FlowRun, units: FlowUnits) -> tuple[float, float, float, float]:
     ny, nx = run.solid.shape
-    extent = (0.0, nx * units.dx * 1e3, 0.0, ny * units.dx * 1e3)
-    ax = fig.add_subplot(count, 1, position)
-    field = np.ma.masked_array(speed * units.velocity, mask=run.solid)
-    image = ax.imshow(field, origin="lower", extent=extent, cmap="jet", vmin=0.0, vmax=vmax * units.velocity)
+    return (0.0, nx * units.dx * 1e3, 0.0, ny * units.dx * 1e3)
+
+
+def _field(
+    fig: Figure,
+    ax: Axes,
+    run: FlowRun,
+    units: FlowUnits,
+    values: np.ndarray,
+    label: str,
+    cmap: str,
+    limits: tuple[float, float] | None = None,
+) -> object:
+    """One field over the lattice, solids in grey, with a plain colour bar."""
+    extent = _extent(run, units)
+    low, high = limits or (float(values[~run.solid].min()), float(values[~run.solid].max()))
+    image = ax.imshow(
+        np.ma.masked_array(values, mask=run.solid),
+        origin="lower",
+        extent=extent,
+        cmap=cmap,
+        vmin=low,
+        vmax=high if high > low else low + 1e-12,
+    )
     ax.imshow(
-        np.ma.masked_array(np.ones_like(speed), mask=~run.solid),
+        np.ma.masked_array(np.ones_like(values), mask=~run.solid),
         origin="lower",
         extent=extent,
         cmap="gray",
         vmin=0,
         vmax=2,
     )
-    bar = fig.colorbar(image, ax=ax, shrink=0.9)
-    bar.set_label("Velocity magnitude [m/s]", fontsize=8)
-    ax.set_xlabel("x [mm]")
-    ax.set_ylabel("y [mm]")
-    ax.set_title(title, fontsize=9)
-    return ax, extent, image
+    _colour_bar(fig, image, ax, label)
+    ax.set_xlabel("x [mm]", fontsize=8)
+    ax.set_ylabel("y [mm]", fontsize=8)
+    ax.tick_params(labelsize=7)
+    _plain(ax.xaxis)
+    _plain(ax.yaxis)
+    return image
+
+
+def flow_speed_limits(run: FlowRun, units: FlowUnits) -> tuple[float, float]:
+    """The velocity colour scale of a run's image and animation (the final state is the last frame)."""
+    high = max([float(np.hypot(run.ux, run.uy)[~run.solid].max())] + [float(s.max()) for _, s, _ in run.frames])
+    return 0.0, high * units.velocity
+
+
+def temperature_limits(units: FlowUnits) -> tuple[float, float]:
+    """The temperature colour scale: from the inflow to the heated wall."""
+    return float(units.temperature(np.array(0.0))), float(units.temperature(np.array(1.0)))
+
+
+def pressure_limits(run: FlowRun, units: FlowUnits) -> tuple[float, float]:
+    """The pressure colour scale of the region the gradients are measured on (clear of the plug inflow's corners
+    and of the outlet), so that artefacts of the boundary conditions do not set it."""
+    nx = run.solid.shape[1]
+    region = ~run.solid
+    region[:, : int(0.1 * nx)] = False
+    region[:, -5:] = False
+    values = run.pressure[region] * units.pressure
+    return float(values.min()), float(values.max())
+
+
+def _flow_rows(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
+    setup = run.setup
+    return [
+        ("Case", units.title),
+        ("Fluid", setup.fluid),
+        ("Mean inflow", f"{run.inflow * units.velocity:.4g} m/s"),
+        ("Reference length", f"{setup.length * (2 if setup.configuration == 'channel' else 1) * 1e3:.4g} mm"),
+        ("Analysis type", "transient" if units.transient else "steady (iterations)"),
+        *flow_details(run, units),
+    ]
 
 
 def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
-    """Velocity magnitude with streamlines at the end of the run (and the temperature, when heated)."""
+    """Velocity with streamlines, pressure (and temperature, when heated) at the end of the run; the velocity
+    profiles compared and the wake probe's history; the details box."""
     heated = run.facts["heated"]
     ny, nx = run.solid.shape
-    fig = _figure(8.0, 2 * (8.0 * ny / nx + 1.2) if heated else 8.0 * ny / nx + 1.4)
-    speed = np.hypot(run.ux, run.uy)
-    ax, extent, _ = _flow_axes(
-        fig, run, units, speed, 1, 2 if heated else 1, f"{units.title}: {units.final_label}", float(speed.max())
-    )
-    x = np.linspace(extent[0], extent[1], nx)
-    y = np.linspace(extent[2], extent[3], ny)
+    panel = 7.5 * ny / nx + 0.6
+    fields = 3 if heated else 2
+    fig = _figure(13.0, fields * panel + 2.8)
+    grid = fig.add_gridspec(fields + 1, 3, width_ratios=[3.6, 3.6, 4.6], height_ratios=[panel] * fields + [2.4])
+    extent = _extent(run, units)
+    speed = np.hypot(run.ux, run.uy) * units.velocity
+    ax = fig.add_subplot(grid[0, :2])
+    _field(fig, ax, run, units, speed, "Velocity magnitude [m/s]", "jet", flow_speed_limits(run, units))
+    x, y = np.linspace(extent[0], extent[1], nx), np.linspace(extent[2], extent[3], ny)
     ax.streamplot(
         x,
         y,
@@ -177,32 +355,106 @@ def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
         density=1.2,
         arrowsize=0.6,
     )
+    a, b = run.profile_columns
+    for column, name in ((a, "60 %"), (b, "75 %")):
+        ax.axvline((column + 0.5) * units.dx * 1e3, color="k", ls="--", lw=0.8)
+        ax.text(
+            (column + 0.5) * units.dx * 1e3,
+            extent[2],
+            f" {name}",
+            fontsize=6,
+            ha="left",
+            va="bottom",
+            color="k",
+            backgroundcolor="white",
+        )
+    probe_x, probe_y = (run.probe[1] + 0.5) * units.dx * 1e3, (run.probe[0] + 0.5) * units.dx * 1e3
+    ax.plot([probe_x], [probe_y], "w+", markersize=8, mew=1.5)
+    ax.set_title(f"{units.title}: {units.final_label} (+: probe; dashed: profile stations)", fontsize=8)
+    pressure = run.pressure * units.pressure
+    ax = fig.add_subplot(grid[1, :2])
+    _field(fig, ax, run, units, pressure, "Gauge pressure [Pa]", "viridis", pressure_limits(run, units))
+    ax.set_title("Pressure (colour scale of the region clear of the inlet and the outlet)", fontsize=8)
     if heated:
-        hot = fig.add_subplot(2, 1, 2)
-        temperature = np.ma.masked_array(units.temperature(run.temperature), mask=run.solid)
-        image = hot.imshow(temperature, origin="lower", extent=extent, cmap="inferno")
-        bar = fig.colorbar(image, ax=hot, shrink=0.9)
-        bar.set_label("Temperature [°C]", fontsize=8)
-        hot.set_xlabel("x [mm]")
-        hot.set_ylabel("y [mm]")
-        hot.set_title("Temperature (gravity acts downward in the picture)", fontsize=9)
+        ax = fig.add_subplot(grid[2, :2])
+        _field(
+            fig,
+            ax,
+            run,
+            units,
+            units.temperature(run.temperature),
+            "Temperature [°C]",
+            "inferno",
+            temperature_limits(units),
+        )
+        ax.set_title("Temperature (gravity acts downward in the picture)", fontsize=8)
+    ax = fig.add_subplot(grid[fields, 0])
+    fluid = ~run.solid
+    for column, name, style in ((a, "60 % of the length", "-"), (b, "75 % of the length", "--")):
+        rows = fluid[:, a] & fluid[:, b]
+        profile = run.ux[rows, column] / run.ux[rows, column].mean()
+        ax.plot(profile, (np.flatnonzero(rows) + 0.5) * units.dx * 1e3, style, label=name)
+    ax.set_xlabel("u / ū (profile shape)", fontsize=8)
+    ax.set_ylabel("y [mm]", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.legend(fontsize=6)
+    ax.set_title("Streamwise velocity profiles", fontsize=8)
+    ax = fig.add_subplot(grid[fields, 1])
+    times = run.probe_steps * units.dt
+    ax.plot(times, run.probe_values * units.velocity, lw=0.8)
+    ax.axvspan(run.probe_steps[len(run.probe_steps) * 3 // 4] * units.dt, times[-1], color="0.85")
+    ax.set_xlabel("time [s]" if units.transient else "pseudo time [s]", fontsize=8)
+    ax.set_ylabel("v at probe [m/s]", fontsize=8)
+    ax.tick_params(labelsize=7)
+    _plain(ax.yaxis)
+    ax.set_title("Probe (+), cross-stream velocity (last quarter shaded)", fontsize=8)
+    _details(fig.add_subplot(grid[:, 2]), "Details", _flow_rows(run, units))
     fig.tight_layout()
     return _png(fig)
 
 
 def flow_video(run: FlowRun, units: FlowUnits) -> bytes:
-    """The flow developing over the run, velocity magnitude on one colour scale."""
+    """The last quarter of the run (the window the facts are measured on), on the image's velocity scale."""
+    heated = run.facts["heated"]
     ny, nx = run.solid.shape
-    vmax = max(float(s.max()) for _, s in run.frames) or 1.0
-    fig = _figure(6.0, 6.0 * ny / nx + 1.3)
-    first_step, first_speed = run.frames[0]
-    ax, _, image = _flow_axes(
-        fig, run, units, first_speed, 1, 1, f"{units.title}: {units.step_label(first_step)}", vmax
+    panel = 6.5 * ny / nx + 0.6
+    fields = 2 if heated else 1
+    fig = _figure(11.5, max(fields * panel + 0.6, 5.0))
+    grid = fig.add_gridspec(fields, 2, width_ratios=[6.5, 4.8])
+    ax = fig.add_subplot(grid[0, 0])
+    _, first_speed, first_heat = run.frames[0]
+    image = _field(
+        fig,
+        ax,
+        run,
+        units,
+        first_speed * units.velocity,
+        "Velocity magnitude [m/s]",
+        "jet",
+        flow_speed_limits(run, units),
     )
+    hot = None
+    if heated:
+        heat_ax = fig.add_subplot(grid[1, 0])
+        temperature = units.temperature(run.temperature)
+        hot = _field(
+            fig,
+            heat_ax,
+            run,
+            units,
+            units.temperature(first_heat),
+            "Temperature [°C]",
+            "inferno",
+            (float(temperature[~run.solid].min()), float(units.temperature(np.array(1.0)))),
+        )
+        heat_ax.set_title("Temperature", fontsize=8)
+    _details(fig.add_subplot(grid[:, 1]), "Details (end of run)", _flow_rows(run, units))
     fig.tight_layout()
     frames = []
-    for step, speed in run.frames:
-        image.set_data(np.ma.masked_array(speed * units.velocity, mask=run.solid))
-        ax.set_title(f"{units.title}: {units.step_label(step)}", fontsize=9)
+    for step, speed, heat in run.frames:
+        image.set_data(np.ma.masked_array(speed * units.velocity, mask=run.solid))  # type: ignore[attr-defined]
+        if hot is not None:
+            hot.set_data(np.ma.masked_array(units.temperature(heat), mask=run.solid))  # type: ignore[attr-defined]
+        ax.set_title(f"{units.title}: {units.step_label(step)}", fontsize=8)
         frames.append(_rgb(fig))
     return _gif(frames)

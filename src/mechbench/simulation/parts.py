@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 PART_KINDS = ("bar", "plate_hole", "notched_bar", "cantilever", "bracket", "column", "slider")
+FEATURE_CELLS = 2.5
+"""Elements across the radius of a hole or notch at the least: a feature the title names is resolved and visible."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +73,11 @@ def _roller_edge(rows: int, cols: int, edge: str) -> list[int]:
     return [*_dofs(nodes, x=normal_x, y=not normal_x), 2 * middle + (1 if normal_x else 0)]
 
 
-def make_part(kind: str, rng: random.Random, cells_across: int) -> Part:
-    """A ``kind`` part with dimensions drawn from ``rng`` and ``cells_across`` elements across its depth."""
+def make_part(kind: str, rng: random.Random, cells_across: int, refine: int = 1) -> Part:
+    """A ``kind`` part with dimensions drawn from ``rng`` and ``cells_across`` elements across its depth.
+
+    ``refine``: every element split into refine × refine, the geometry unchanged (the convergence check's mesh).
+    """
     thickness = rng.choice([5.0, 10.0, 20.0])
     if kind in ("bar", "notched_bar", "column", "slider"):
         depth = rng.choice([20.0, 30.0, 40.0])
@@ -80,12 +85,15 @@ def make_part(kind: str, rng: random.Random, cells_across: int) -> Part:
         length = depth * ratio
         h = depth / cells_across
         rows, cols = cells_across, max(4, round(length / h))
+        notch = max(rng.uniform(0.2, 0.3) * depth, FEATURE_CELLS * h) if kind == "notched_bar" else 0.0
+        h, rows, cols = h / refine, rows * refine, cols * refine
         solid = np.ones((rows, cols), dtype=bool)
         title = {"bar": "Flat bar", "notched_bar": "Notched flat bar", "column": "Strut", "slider": "Sliding block"}[
             kind
         ]
         if kind == "notched_bar":
-            radius = rng.uniform(0.15, 0.3) * depth
+            # At least two and a half elements across the notch's radius: the notch is drawn and resolved.
+            radius = notch
             both = rng.random() < 0.5
             centre_x = cols * h / 2
             yc, xc = (np.arange(rows) + 0.5) * h, (np.arange(cols) + 0.5) * h
@@ -102,7 +110,7 @@ def make_part(kind: str, rng: random.Random, cells_across: int) -> Part:
         elif kind == "slider":
             fixed = _dofs(_edge_nodes(rows, cols, "bottom"), x=False)
             load = _spread(ndof, _edge_nodes(rows, cols, "left"), (1.0, 0.0))
-            supports = "bottom face on a frictionless floor (vertical displacement held, free to slide)"
+            supports = "bottom face on a frictionless floor (held vertically, both ways; free to slide along it)"
             load_text = "push on the left end, along the block"
         else:
             fixed = _roller_edge(rows, cols, "left")
@@ -113,8 +121,8 @@ def make_part(kind: str, rng: random.Random, cells_across: int) -> Part:
         height = rng.choice([60.0, 80.0, 100.0])
         width = 2 * height
         h = height / cells_across
-        rows, cols = cells_across, 2 * cells_across
-        radius = rng.uniform(0.1, 0.3) * height
+        radius = max(rng.uniform(0.18, 0.3) * height, FEATURE_CELLS * h)
+        h, rows, cols = h / refine, cells_across * refine, 2 * cells_across * refine
         offset = 0.0 if rng.random() < 0.5 else rng.uniform(0.12, 0.2) * height * rng.choice([-1, 1])
         yc, xc = (np.arange(rows) + 0.5) * h, (np.arange(cols) + 0.5) * h
         solid = np.hypot(xc[None, :] - width / 2, yc[:, None] - (height / 2 + offset)) > radius
@@ -128,6 +136,7 @@ def make_part(kind: str, rng: random.Random, cells_across: int) -> Part:
         depth = rng.choice([20.0, 30.0, 40.0])
         h = depth / cells_across
         rows, cols = cells_across, max(4, round(rng.uniform(5, 10) * depth / h))
+        h, rows, cols = h / refine, rows * refine, cols * refine
         solid = np.ones((rows, cols), dtype=bool)
         ndof = 2 * (rows + 1) * (cols + 1)
         fixed = _dofs(_edge_nodes(rows, cols, "left"))
@@ -140,6 +149,7 @@ def make_part(kind: str, rng: random.Random, cells_across: int) -> Part:
         arm = cells_across
         rows = max(2 * arm, round(rng.uniform(3, 6) * depth / h))
         cols = max(2 * arm, round(rng.uniform(3, 6) * depth / h))
+        h, rows, cols, arm = h / refine, rows * refine, cols * refine, arm * refine
         solid = np.zeros((rows, cols), dtype=bool)
         solid[:, :arm] = True  # upright
         solid[:arm, :] = True  # arm along the top

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mechbench.simulation.flow import FLUIDS, GRAVITY, U_LATTICE, FlowRun
+from mechbench.simulation.flow import FLUIDS, GRAVITY, FlowRun, reynolds_length
 
 AMBIENT = 20.0
 """Inflow temperature (°C)."""
@@ -50,10 +50,12 @@ def flow_units(run: FlowRun) -> FlowUnits:
     setup = run.setup
     nu, density, expansion = FLUIDS[setup.fluid]
     dx = setup.length / run.scale
-    lattice_length = run.facts["reynolds"] * run.facts["viscosity_lattice"] / U_LATTICE
+    lattice_length, _ = reynolds_length(setup, run.scale, run.solid)
     speed = setup.reynolds * nu / (lattice_length * dx)  # the mean inflow speed, m/s
-    velocity = speed / U_LATTICE
-    rise = setup.richardson * speed**2 / (GRAVITY * expansion * setup.length) if run.facts["heated"] else 0.0
+    velocity = speed / run.inflow
+    # The wall's temperature rise: as drawn, or the one the Richardson number implies for this length and speed.
+    rise = setup.delta_t or setup.richardson * speed**2 / (GRAVITY * expansion * setup.length)
+    rise = rise if run.facts["heated"] else 0.0
     return FlowUnits(
         dx=dx,
         dt=dx / velocity,

@@ -1,0 +1,148 @@
+"""What the generator simulates: ten scenario templates per domain, each drawing its details at random.
+
+A set of ``n`` simulations walks through the templates in an order drawn from the seed, so that every ten
+simulations hold each template once: every question meets both of its answers in a set of twenty (cyclic loads,
+brittle parts, sliding blocks, turbulent wakes and buoyant plumes all occur), instead of by luck. Quantities the
+generator controls (the factor of safety, the Richardson number, Reynolds numbers) are drawn clear of the
+thresholds the answers compare them with.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+from mechbench.simulation.flow import FlowSetup, heated_length
+from mechbench.simulation.materials import MATERIALS
+from mechbench.simulation.structural import StructuralSetup
+
+DUCTILE = tuple(i for i, m in enumerate(MATERIALS) if m.ductile)
+BRITTLE = tuple(i for i, m in enumerate(MATERIALS) if not m.ductile)
+WITH_ENDURANCE = tuple(i for i, m in enumerate(MATERIALS) if m.ductile and m.endurance_limit)
+WITHOUT_ENDURANCE = tuple(i for i, m in enumerate(MATERIALS) if m.ductile and not m.endurance_limit)
+
+
+def _log_uniform(rng: random.Random, low: float, high: float) -> float:
+    return math.exp(rng.uniform(math.log(low), math.log(high)))
+
+
+def _fos(rng: random.Random) -> float:
+    """A factor of safety clearly below 1 (0.3–0.6) or clearly above (1.7–3.5), equally often."""
+    return _log_uniform(rng, 0.3, 0.6) if rng.random() < 0.5 else _log_uniform(rng, 1.7, 3.5)
+
+
+def _structural(
+    kind: str,
+    materials: tuple[int, ...],
+    cells: tuple[int, ...],
+    loadings: tuple[str, ...],
+    thermal: str = "none",
+    restrained: bool = False,
+    fos: Callable[[random.Random], float] = _fos,
+) -> Callable[[random.Random], StructuralSetup]:
+    def draw(rng: random.Random) -> StructuralSetup:
+        heat = thermal if thermal != "maybe" else rng.choice(("none", "uniform"))
+        return StructuralSetup(
+            kind=kind,
+            material=rng.choice(materials),
+            cells_across=rng.choice(cells),
+            loading=rng.choice(loadings),
+            thermal=heat,
+            restrained=restrained,
+            target_fos=fos(rng),
+            part_seed=f"{rng.random():.17f}",
+            thermal_share=_log_uniform(rng, 0.3, 1.5) if heat == "hot_spot" else None,
+        )
+
+    return draw
+
+
+ANY = tuple(range(len(MATERIALS)))
+STRUCTURAL_TEMPLATES = (
+    _structural("bar", DUCTILE, (2, 4, 8), ("static",), thermal="maybe"),  # uniform, symmetric, axial
+    _structural("plate_hole", WITH_ENDURANCE, (14, 18, 24), ("cyclic",)),  # fatigue against the endurance limit
+    _structural("notched_bar", BRITTLE, (10, 14, 20), ("static",)),  # brittle, Coulomb–Mohr
+    _structural("cantilever", ANY, (2, 4, 8), ("impact",)),  # inertia: reactions out of balance
+    _structural("bracket", WITHOUT_ENDURANCE, (2, 4, 8), ("cyclic",)),  # no endurance limit
+    _structural("column", DUCTILE, (2, 4, 8), ("static", "cyclic")),  # buckling
+    _structural("slider", DUCTILE, (2, 4), ("impact",), fos=lambda r: _log_uniform(r, 1.7, 3.5)),  # rigid body
+    _structural("slider", ANY, (2, 4), ("impact",), fos=lambda r: _log_uniform(r, 1.7, 3.5)),
+    _structural("bar", DUCTILE, (2, 4), ("static",), thermal="uniform", restrained=True),  # thermal stress
+    _structural("plate_hole", ANY, (14, 18, 24), ("static",), thermal="hot_spot"),  # thermal and mechanical
+)
+
+FLUIDS_DRAWN = ("water", "air")
+
+
+def _flow(
+    configuration: str,
+    reynolds: tuple[float, float],
+    offsets: tuple[int, ...] = (0,),
+    time_resolved: bool | None = None,
+) -> Callable[[random.Random], FlowSetup]:
+    """A flow template; ``time_resolved`` says whether a steady flow of it is reported in time (None: at random)."""
+
+    def draw(rng: random.Random) -> FlowSetup:
+        reported = rng.random() < 0.5
+        return FlowSetup(
+            configuration=configuration,
+            reynolds=_log_uniform(rng, *reynolds),
+            richardson=0.0,
+            offset=rng.choice(offsets),
+            fluid=rng.choice(FLUIDS_DRAWN),
+            length=rng.choice((0.01, 0.02, 0.05)),
+            time_resolved=reported if time_resolved is None else time_resolved,
+        )
+
+    return draw
+
+
+def _heated(richardson: tuple[float, float]) -> Callable[[random.Random], FlowSetup]:
+    """A heated cylinder at Re 10–60 whose wall is 2–20 K above the inflow (Boussinesq: β ΔT ≤ 0.07), its diameter
+    set by the Richardson number drawn."""
+
+    def draw(rng: random.Random) -> FlowSetup:
+        reynolds = rng.uniform(10, 60)
+        ri = _log_uniform(rng, *richardson)
+        fluid = rng.choice(FLUIDS_DRAWN)
+        delta_t = _log_uniform(rng, 2.0, 20.0)
+        return FlowSetup(
+            configuration="heated_cylinder",
+            reynolds=reynolds,
+            richardson=ri,
+            offset=0 if rng.random() < 0.6 else rng.choice((-3, 3)),
+            fluid=fluid,
+            length=heated_length(reynolds, ri, fluid, delta_t),
+            time_resolved=rng.random() < 0.5,
+            delta_t=delta_t,
+        )
+
+    return draw
+
+
+FLUID_TEMPLATES = (
+    _flow("channel", (20, 35), time_resolved=False),  # developed, laminar, symmetric, no recirculation
+    _flow("channel", (20, 35), time_resolved=True),  # the same, reported in physical time
+    _flow("channel", (400, 700), time_resolved=False),  # still developing at the outlet
+    _flow("cylinder", (15, 40), time_resolved=False),  # steady separated wake
+    _flow("cylinder", (95, 130), (0, -3, 3)),  # vortex shedding
+    _flow("cylinder", (320, 600)),  # turbulent wake (LES)
+    _flow("cylinder", (320, 600), (-3, 3)),
+    _flow("step", (30, 150), time_resolved=True),  # separation and reattachment
+    _heated((0.5, 2.0)),  # mixed convection: buoyancy visibly bends the plume
+    _heated((0.5, 2.0)),
+)
+TEMPLATES = {"structural": STRUCTURAL_TEMPLATES, "fluid": FLUID_TEMPLATES}
+
+
+def template_order(domain: str, seed: int, version: str) -> list[int]:
+    """The seed's walk through the templates of ``domain`` (a permutation, repeated every ten simulations)."""
+    count = len(TEMPLATES[domain])
+    return random.Random(f"seesim:{version}:{seed}:{domain}:order").sample(range(count), count)
+
+
+def draw_setup(domain: str, index: int, order: list[int], rng: random.Random) -> StructuralSetup | FlowSetup:
+    """Simulation ``index`` of a set: its template's details drawn from ``rng``."""
+    templates = TEMPLATES[domain]
+    return templates[order[index % len(templates)]](rng)  # type: ignore[return-value]
