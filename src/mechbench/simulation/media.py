@@ -73,11 +73,11 @@ def _gif(frames: list[Image.Image]) -> bytes:
 
 
 def _plain(axis: object) -> None:
-    """Every tick labelled with its own value (three significant digits): no offset ("+2e1") and no multiplier at
+    """Every tick labelled with its own value (four significant digits): no offset ("+2e1") and no multiplier at
     the end of a colour bar or an axis, which readers miss."""
     from matplotlib.ticker import FuncFormatter
 
-    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.3g}"))  # type: ignore[attr-defined]
+    axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.4g}"))  # type: ignore[attr-defined]
 
 
 def _colour_bar(fig: Figure, mappable: object, ax: Axes, label: str) -> None:
@@ -94,6 +94,20 @@ def _details(ax: Axes, title: str, rows: list[tuple[str, str]]) -> None:
     for label, value in rows:
         lines += textwrap.wrap(f"{label}: {value}", DETAILS_WIDTH, subsequent_indent="    ")
     ax.text(0.0, 1.0, "\n".join(lines), va="top", ha="left", family="monospace", fontsize=6.5, transform=ax.transAxes)
+
+
+def _details_image(title: str, rows: list[tuple[str, str]], width: float, height: float) -> Image.Image:
+    """The details box drawn once, to stand beside every frame of an animation (only the field is redrawn)."""
+    fig = _figure(width, height)
+    _details(fig.add_axes((0.02, 0.02, 0.96, 0.96)), title, rows)
+    return _rgb(fig)
+
+
+def _beside(left: Image.Image, right: Image.Image) -> Image.Image:
+    canvas = Image.new("RGB", (left.width + right.width, max(left.height, right.height)), "white")
+    canvas.paste(left, (0, 0))
+    canvas.paste(right, (left.width, 0))
+    return canvas
 
 
 def _deformation_scale(run: StructuralRun) -> float:
@@ -113,7 +127,9 @@ def structural_scale(run: StructuralRun) -> tuple[float, float]:
 
 
 class _StructuralPlot:
-    """The plotted stress on the deformed part, supports, loads and the limit outline; :meth:`show` redraws it."""
+    """The plotted stress on the deformed part, supports, loads and the limit outline. :meth:`show` draws one
+    instant; :meth:`animate` draws every frame of the run over a background drawn once (axes, ticks, colour bar,
+    legend), so an animation costs little more than its fields."""
 
     def __init__(self, fig: Figure, ax: Axes, run: StructuralRun, scale: float) -> None:
         self.fig, self.ax, self.run, self.scale = fig, ax, run, scale
@@ -130,14 +146,26 @@ class _StructuralPlot:
         ax.set_ylabel("y [mm]")
         _plain(ax.xaxis)
         _plain(ax.yaxis)
-        self.colour_bar = False
+        name = "Equivalent (von Mises)" if run.field_name == "von Mises" else "Maximum principal"
+        from matplotlib.cm import ScalarMappable
+        from matplotlib.colors import Normalize
+
+        scale_bar = ScalarMappable(Normalize(self.low, self.high), cmap="jet")
+        _colour_bar(fig, scale_bar, ax, f"{name} stress [MPa]")
+        keys = [ax.plot([], [], "k^", markersize=3, label="supported nodes")[0]]
+        if run.load_newtons:
+            label = "load (fully reversed)" if run.setup.loading == "cyclic" else "load"
+            keys.append(ax.plot([], [], color="magenta", label=label)[0])
+        if any((run.plotted(s)[part.solid] > run.field_limit).any() for _, _, s in run.frames):
+            keys.append(ax.plot([], [], "k-", lw=1.2, label=f"limit: {run.field_limit:.4g} MPa")[0])
+        ax.legend(handles=keys, loc="upper right", fontsize=6)
 
     def _xy(self, u: np.ndarray) -> np.ndarray:
         xy = self.nodes + self.scale * u.reshape(-1, 2)
         xy[:, 1] = self.run.part.solid.shape[0] * self.run.part.h - xy[:, 1]  # +y up, from the bottom edge
         return xy
 
-    def show(self, u: np.ndarray, stress: np.ndarray, label: str) -> None:
+    def show(self, u: np.ndarray, stress: np.ndarray, label: str, animated: bool = False) -> None:
         """Draw the field of one instant (displacements ``u``, cell stresses) in place of the previous one."""
         run, part, ax = self.run, self.run.part, self.ax
         for artist in self.artists:
@@ -147,36 +175,40 @@ class _StructuralPlot:
         x, y = xy[:, 0].reshape(rows + 1, cols + 1), xy[:, 1].reshape(rows + 1, cols + 1)
         values = run.plotted(stress)
         field = np.ma.masked_array(values, mask=~part.solid)
-        mesh = ax.pcolormesh(x, y, field, cmap="jet", vmin=self.low, vmax=self.high, shading="flat")
-        self.artists = [mesh]
-        if not self.colour_bar:
-            name = "Equivalent (von Mises)" if run.field_name == "von Mises" else "Maximum principal"
-            _colour_bar(self.fig, mesh, ax, f"{name} stress [MPa]")
-            self.colour_bar = True
-        centres_x = (x[:-1, :-1] + x[1:, 1:] + x[:-1, 1:] + x[1:, :-1]) / 4
-        centres_y = (y[:-1, :-1] + y[1:, 1:] + y[:-1, 1:] + y[1:, :-1]) / 4
+        self.artists = [ax.pcolormesh(x, y, field, cmap="jet", vmin=self.low, vmax=self.high, shading="flat")]
         if (values[part.solid] > run.field_limit).any() and min(rows, cols) > 1:
-            outline = ax.contour(
-                centres_x,
-                centres_y,
-                np.where(part.solid, values, np.nan),
-                levels=[run.field_limit],
-                colors="k",
-                linewidths=1.2,
+            centres_x = (x[:-1, :-1] + x[1:, 1:] + x[:-1, 1:] + x[1:, :-1]) / 4
+            centres_y = (y[:-1, :-1] + y[1:, 1:] + y[:-1, 1:] + y[1:, :-1]) / 4
+            field_where = np.where(part.solid, values, np.nan)
+            self.artists.append(
+                ax.contour(centres_x, centres_y, field_where, levels=[run.field_limit], colors="k", linewidths=1.2)
             )
-            self.artists.append(outline)
         fixed_nodes = np.unique(run.fixed // 2)
-        (supports,) = ax.plot(xy[fixed_nodes, 0], xy[fixed_nodes, 1], "k^", markersize=3, label="supported nodes")
-        if len(self.artists) > 1:
-            outline_key = ax.plot([], [], "k-", lw=1.2, label=f"limit: {run.field_limit:.4g} MPa")[0]
-            self.artists.append(outline_key)
-        self.artists.append(supports)
+        self.artists.append(ax.plot(xy[fixed_nodes, 0], xy[fixed_nodes, 1], "k^", markersize=3)[0])
         self.artists += self._loads(xy)
+        for artist in self.artists:
+            artist.set_animated(animated)
         ax.set_title(f"{part.title}, {run.material.name}\n{label} (deformation × {self.scale:.3g})", fontsize=8)
-        keys = [
-            a for a in self.artists if str(getattr(a, "get_label", lambda: "_")()).startswith(("load", "supp", "limit"))
-        ]
-        ax.legend(handles=keys, loc="upper right", fontsize=6)
+
+    def animate(self, beside: Image.Image) -> list[Image.Image]:
+        """Every frame of the run, each with ``beside`` (the details box) to its right."""
+        fig, ax = self.fig, self.ax
+        label, u, stress = self.run.frames[0]
+        self.show(u, stress, label)
+        fig.tight_layout()  # once: every frame keeps the same layout
+        for artist in self.artists:
+            artist.set_visible(False)
+        ax.set_title("")
+        fig.canvas.draw()
+        background = fig.canvas.copy_from_bbox(fig.bbox)  # type: ignore[attr-defined]
+        frames = []
+        for label, u, stress in self.run.frames:
+            self.show(u, stress, label, animated=True)
+            fig.canvas.restore_region(background)  # type: ignore[attr-defined]
+            for artist in [*self.artists, ax.title]:
+                ax.draw_artist(artist)
+            frames.append(_beside(Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB"), beside))
+        return frames
 
     def _loads(self, xy: np.ndarray) -> list:
         """Arrows from the loaded nodes (up to seven, evenly spread) in the load's direction (+y up); a fully
@@ -199,9 +231,7 @@ class _StructuralPlot:
             )
             for node in pick
         ]
-        label = "load (fully reversed)" if style == "<->" else "load"
-        (key,) = self.ax.plot([], [], color="magenta", label=label)
-        return [*arrows, key]
+        return arrows
 
 
 def _structural_rows(run: StructuralRun) -> list[tuple[str, str]]:
@@ -243,15 +273,12 @@ def structural_image(run: StructuralRun) -> bytes:
 
 def structural_video(run: StructuralRun) -> bytes:
     """The load history as an animation (ramp, cycles, or the transient's first periods), on the image's scale."""
-    fig, ax = _structural_figure(run, 6.0)
-    plot = _StructuralPlot(fig, ax, run, _deformation_scale(run))
-    frames = []
-    for k, (label, u, stress) in enumerate(run.frames):
-        plot.show(u, stress, label)
-        if k == 0:
-            fig.tight_layout()  # once: every frame keeps the same layout
-        frames.append(_rgb(fig))
-    return _gif(frames)
+    rows, cols = run.part.solid.shape
+    height = float(np.clip(6.0 * rows / cols + 1.6, 4.2, 7.5))
+    fig = _figure(6.8, height)
+    box = _details_image("Details (at the instant evaluated)", _structural_rows(run), 5.2, height)
+    plot = _StructuralPlot(fig, fig.add_subplot(1, 1, 1), run, _deformation_scale(run))
+    return _gif(plot.animate(box))
 
 
 def _extent(run: FlowRun, units: FlowUnits) -> tuple[float, float, float, float]:
@@ -419,24 +446,15 @@ def flow_video(run: FlowRun, units: FlowUnits) -> bytes:
     ny, nx = run.solid.shape
     panel = 6.5 * ny / nx + 0.6
     fields = 2 if heated else 1
-    fig = _figure(11.5, max(fields * panel + 0.6, 5.0))
-    grid = fig.add_gridspec(fields, 2, width_ratios=[6.5, 4.8])
-    ax = fig.add_subplot(grid[0, 0])
+    height = max(fields * panel + 0.6, 5.0)
+    fig = _figure(6.8, height)
+    ax = fig.add_subplot(fields, 1, 1)
     _, first_speed, first_heat = run.frames[0]
-    image = _field(
-        fig,
-        ax,
-        run,
-        units,
-        first_speed * units.velocity,
-        "Velocity magnitude [m/s]",
-        "jet",
-        flow_speed_limits(run, units),
-    )
+    speed_limits = flow_speed_limits(run, units)
+    image = _field(fig, ax, run, units, first_speed * units.velocity, "Velocity magnitude [m/s]", "jet", speed_limits)
     hot = None
     if heated:
-        heat_ax = fig.add_subplot(grid[1, 0])
-        temperature = units.temperature(run.temperature)
+        heat_ax = fig.add_subplot(fields, 1, 2)
         hot = _field(
             fig,
             heat_ax,
@@ -445,16 +463,24 @@ def flow_video(run: FlowRun, units: FlowUnits) -> bytes:
             units.temperature(first_heat),
             "Temperature [°C]",
             "inferno",
-            (float(temperature[~run.solid].min()), float(units.temperature(np.array(1.0)))),
+            temperature_limits(units),
         )
         heat_ax.set_title("Temperature", fontsize=8)
-    _details(fig.add_subplot(grid[:, 1]), "Details (end of run)", _flow_rows(run, units))
+    box = _details_image("Details (end of run)", _flow_rows(run, units), 4.8, height)
     fig.tight_layout()
+    moving = [image, ax.title] + ([hot] if hot is not None else [])
+    for artist in moving:
+        artist.set_animated(True)  # type: ignore[attr-defined]
+    fig.canvas.draw()  # the axes, ticks and colour bars, once
+    background = fig.canvas.copy_from_bbox(fig.bbox)  # type: ignore[attr-defined]
     frames = []
     for step, speed, heat in run.frames:
         image.set_data(np.ma.masked_array(speed * units.velocity, mask=run.solid))  # type: ignore[attr-defined]
         if hot is not None:
             hot.set_data(np.ma.masked_array(units.temperature(heat), mask=run.solid))  # type: ignore[attr-defined]
         ax.set_title(f"{units.title}: {units.step_label(step)}", fontsize=8)
-        frames.append(_rgb(fig))
+        fig.canvas.restore_region(background)  # type: ignore[attr-defined]
+        for artist in moving:
+            artist.axes.draw_artist(artist)  # type: ignore[attr-defined]
+        frames.append(_beside(Image.fromarray(np.asarray(fig.canvas.buffer_rgba())).convert("RGB"), box))
     return _gif(frames)

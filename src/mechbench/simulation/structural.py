@@ -292,7 +292,7 @@ def _response(
     u_mech = ps.solve_static(body, loads.mechanical, fixed)
     us = np.array([k * u_mech + u_heat for k in history])
     stresses = [k * loads.load * loads.unit_stress + loads.thermal_stress for k in history]
-    labels = [f"load factor {k:+.2f}" for k in history]
+    labels = [f"load factor {round(k, 2) + 0.0:+.2f}" for k in history]  # never "-0.00"
     return _Response(us, stresses, labels, np.zeros_like(us), history, frames)
 
 
