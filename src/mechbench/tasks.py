@@ -74,6 +74,7 @@ from mechbench.errors import UsageError
 from mechbench.oracle import oracle_answer
 from mechbench.providers.model import check_builtin_model
 from mechbench.reliability import generate_config, reliable_generate
+from mechbench.run_guard import guard_run
 
 logger = logging.getLogger(__name__)
 SEESIM_MAX_TOKENS = 8192
@@ -128,6 +129,7 @@ def sphyr(
         seed: seed of the few-shot draws.
         oracle: answer every sample with its ground truth, call no model (the top of the scale).
     """
+    guard_run()
     if not oracle:
         check_builtin_model("sphyr")
     if parser not in PARSERS:
@@ -277,6 +279,7 @@ def structural_eval(
         structured: ask for JSON-schema output (providers that support it) with the FrameCalc schema.
         revision: commit, tag or branch of the official repository (default: the pinned one).
     """
+    guard_run()
     if not debug:
         check_builtin_model("structural_eval")
     if prompt not in PROMPT_STYLES:
@@ -359,6 +362,7 @@ def seesim(
             file is also checked against the verified copy's content hash).
         oracle: answer every question with its ground truth, call no model (the top of the scale).
     """
+    guard_run()
     if not oracle:
         check_builtin_model("seesim")
     if video_mode not in ("frames", "native"):
@@ -431,6 +435,7 @@ def openseesime(
         samples: ``all`` or the first N questions (only the shards they come from are downloaded).
         max_tokens: generation limit, reasoning included.
     """
+    guard_run()
     if domain not in OPENSEESIME_DOMAINS:
         raise UsageError(f"domain must be one of {', '.join(OPENSEESIME_DOMAINS)}, got {domain!r}")
     if subset not in OPENSEESIME_SUBSETS:

@@ -24,6 +24,7 @@ from mechbench.benchmarks.sphyr.retrieval import corpus_truths, retrieve
 from mechbench.errors import UsageError
 from mechbench.providers.baselines import BASELINES, BaselineInputError
 from mechbench.providers.replay import REPLAY_EXHAUSTED, ReplayBook
+from mechbench.run_guard import guard_run
 
 CHARS_PER_TOKEN = 4
 
@@ -94,6 +95,7 @@ class MechbenchModel(ModelAPI):
         corpus: str | None = None,
         **model_args: Any,
     ) -> None:
+        guard_run()
         super().__init__(model_name, base_url, api_key, [], config)
         self.seed = int(seed)
         self.book: ReplayBook | None = None

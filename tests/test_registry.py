@@ -1,0 +1,28 @@
+"""Loading mechbench's entry point changes nothing in the process; a mechbench task or model, when built, installs
+the credential masking and the one-line usage errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+SCRIPT = """
+import sys
+import httpx
+before = (httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request, sys.excepthook)
+import mechbench._registry  # what Inspect imports for every evaluation, whichever tasks it runs
+after_import = (httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request, sys.excepthook)
+print("import changed nothing:", before == after_import)
+from mechbench.tasks import sphyr
+sys.argv = ["inspect"]  # as under the inspect command, where the usage hook applies
+sphyr(data="bundled", samples="1", physics=False)
+print("task installs masking:", httpx.HTTPTransport.handle_request is not before[0])
+print("task installs the hook:", getattr(sys.excepthook, "_mechbench", 0) == 1)
+"""
+
+
+def test_importing_the_entry_point_changes_neither_httpx_nor_the_excepthook() -> None:
+    done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "import changed nothing: True" in done.stdout
+    assert "task installs masking: True" in done.stdout and "task installs the hook: True" in done.stdout
