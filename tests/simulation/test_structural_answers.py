@@ -80,9 +80,10 @@ def test_a_uniformly_yielding_bar_is_plastic_and_not_mainly_elastic() -> None:
 
 def test_brittle_glass_fractures_without_plasticity_and_is_judged_by_principal_stress() -> None:
     run, a = simulate("plate_hole", GLASS, fos=0.5, cells=16)
-    assert a["exceeds_limits"] is True and a["fos_above_1"] is False and a["nonlinear"] is True
+    assert a["exceeds_limits"] is True and a["fos_above_1"] is False
     assert a["ductile"] is False and a["von_mises"] is False
-    assert a["elastic"] is None and a["plastic"] is None  # it fractures: neither question fits
+    # It cracks: "primarily elastic", "plastic deformation" and "material nonlinearity" all presume otherwise.
+    assert a["elastic"] is None and a["plastic"] is None and a["nonlinear"] is None
     assert run.field_name == "maximum principal" and run.field_limit == 45.0
     _, a = simulate("plate_hole", GLASS, fos=2.0, cells=16)
     assert a["plastic"] is False and a["elastic"] is True and a["residual"] is False

@@ -186,6 +186,16 @@ def _plastic(f: dict) -> Decision:
     )
 
 
+def _nonlinear(f: dict) -> Decision:
+    if not f["ductile"] and f["failure_index"] >= MARGIN:
+        return Decision(
+            None,
+            not_asked="a brittle part past its strength cracks: whether that is 'material "
+            "nonlinearity' (a term for plasticity) is a reading of the word",
+        )
+    return strength(f, f["failure_index"], 1.0, INDEX, _where(*STRENGTH_LINES))
+
+
 def _residual(f: dict) -> Decision:
     where = _where(*_yielded(f), S.VON_MISES_SPREAD, *STRENGTH_LINES)
     if not f["ductile"]:
@@ -328,8 +338,8 @@ STRUCTURAL_RULES = (
         "g79d4e72b36d9105834a",
         "Would nonlinear material behaviour change the result?",
         "the linear-elastic stress passes the material's limit somewhere (yield, or a brittle material's strength): "
-        "an elastic-plastic law, or fracture, would change the result",
-        lambda f: strength(f, f["failure_index"], 1.0, INDEX, _where(*STRENGTH_LINES)),
+        "an elastic-plastic law would change the result (a brittle part past its strength is not asked)",
+        _nonlinear,
     ),
     Rule(
         "h80e6f18a47e0327642b",
@@ -445,6 +455,21 @@ def _natural_convection(f: dict, significant: bool) -> Decision:
     if decision.answer is None:
         return decision
     return Decision(decision.answer == significant, decision.evidence)
+
+
+def _steep_gradient(f: dict) -> Decision:
+    if f["configuration"] == "step":
+        return Decision(
+            None,
+            not_asked="the step's corner is a pressure singularity: whether its spot counts as a "
+            "steep gradient is a judgement call",
+        )
+    return compared(
+        f["gradient_ratio"],
+        HIGH_GRADIENT,
+        "steepest pressure gradient times the characteristic length, in dynamic pressures",
+        _where(F.GRADIENT, panels=("image: the pressure panel",)),
+    )
 
 
 def _thermal_effects(f: dict) -> Decision:
@@ -568,12 +593,7 @@ FLUID_RULES = (
         "Are there regions of steep pressure gradient?",
         f"the steepest pressure gradient, times the characteristic length, exceeds {HIGH_GRADIENT:g} dynamic "
         "pressures ½ρU² (inlet and outlet columns excluded)",
-        lambda f: compared(
-            f["gradient_ratio"],
-            HIGH_GRADIENT,
-            "steepest pressure gradient times the reference length, in dynamic pressures",
-            _where(F.GRADIENT, panels=("image: the pressure panel",)),
-        ),
+        _steep_gradient,
     ),
     Rule(
         "ll0e6f65b47e0320349b",

@@ -126,6 +126,12 @@ def structural_scale(run: StructuralRun) -> tuple[float, float]:
     return low, high if high > low else low + 1.0
 
 
+def _outlined(run: StructuralRun, stress: np.ndarray) -> bool:
+    """The plotted field crosses the material's limit inside the part (an outline can be drawn)."""
+    values = run.plotted(stress)[run.part.solid]
+    return bool((values > run.field_limit).any() and (values < run.field_limit).any() and min(run.part.solid.shape) > 1)
+
+
 class _StructuralPlot:
     """The plotted stress on the deformed part, supports, loads and the limit outline. :meth:`show` draws one
     instant; :meth:`animate` draws every frame of the run over a background drawn once (axes, ticks, colour bar,
@@ -156,7 +162,7 @@ class _StructuralPlot:
         if run.load_newtons:
             label = "load (fully reversed)" if run.setup.loading == "cyclic" else "load"
             keys.append(ax.plot([], [], color="magenta", label=label)[0])
-        if any((run.plotted(s)[part.solid] > run.field_limit).any() for _, _, s in run.frames):
+        if any(_outlined(run, s) for _, _, s in run.frames):
             keys.append(ax.plot([], [], "k-", lw=1.2, label=f"limit: {run.field_limit:.4g} MPa")[0])
         ax.legend(handles=keys, loc="upper right", fontsize=6)
 
@@ -176,7 +182,7 @@ class _StructuralPlot:
         values = run.plotted(stress)
         field = np.ma.masked_array(values, mask=~part.solid)
         self.artists = [ax.pcolormesh(x, y, field, cmap="jet", vmin=self.low, vmax=self.high, shading="flat")]
-        if (values[part.solid] > run.field_limit).any() and min(rows, cols) > 1:
+        if _outlined(run, stress):
             centres_x = (x[:-1, :-1] + x[1:, 1:] + x[:-1, 1:] + x[1:, :-1]) / 4
             centres_y = (y[:-1, :-1] + y[1:, 1:] + y[:-1, 1:] + y[1:, :-1]) / 4
             field_where = np.where(part.solid, values, np.nan)
@@ -335,14 +341,18 @@ def temperature_limits(units: FlowUnits) -> tuple[float, float]:
     return float(units.temperature(np.array(0.0))), float(units.temperature(np.array(1.0)))
 
 
-def pressure_limits(run: FlowRun, units: FlowUnits) -> tuple[float, float]:
-    """The pressure colour scale of the region the gradients are measured on (clear of the plug inflow's corners
-    and of the outlet), so that artefacts of the boundary conditions do not set it."""
+def _measured_region(run: FlowRun) -> np.ndarray:
+    """The fluid clear of the plug inflow's corners and of the outlet: where pressure gradients are measured."""
     nx = run.solid.shape[1]
     region = ~run.solid
     region[:, : int(0.1 * nx)] = False
     region[:, -5:] = False
-    values = run.pressure[region] * units.pressure
+    return region
+
+
+def pressure_limits(run: FlowRun, units: FlowUnits) -> tuple[float, float]:
+    """The pressure colour scale of the region the gradients are measured on."""
+    values = run.pressure[_measured_region(run)] * units.pressure
     return float(values.min()), float(values.max())
 
 
@@ -385,23 +395,16 @@ def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
     a, b = run.profile_columns
     for column, name in ((a, "60 %"), (b, "75 %")):
         ax.axvline((column + 0.5) * units.dx * 1e3, color="k", ls="--", lw=0.8)
-        ax.text(
-            (column + 0.5) * units.dx * 1e3,
-            extent[2],
-            f" {name}",
-            fontsize=6,
-            ha="left",
-            va="bottom",
-            color="k",
-            backgroundcolor="white",
-        )
+        ax.text((column + 0.5) * units.dx * 1e3, extent[3], f"{name} ", fontsize=6, ha="right", va="bottom")
     probe_x, probe_y = (run.probe[1] + 0.5) * units.dx * 1e3, (run.probe[0] + 0.5) * units.dx * 1e3
     ax.plot([probe_x], [probe_y], "w+", markersize=8, mew=1.5)
-    ax.set_title(f"{units.title}: {units.final_label} (+: probe; dashed: profile stations)", fontsize=8)
-    pressure = run.pressure * units.pressure
+    ax.set_title(f"{units.title}: {units.final_label} (+: probe; dashed: profile stations)", fontsize=8, pad=10)
+    pressure = np.where(_measured_region(run), run.pressure * units.pressure, np.nan)
     ax = fig.add_subplot(grid[1, :2])
     _field(fig, ax, run, units, pressure, "Gauge pressure [Pa]", "viridis", pressure_limits(run, units))
-    ax.set_title("Pressure (colour scale of the region clear of the inlet and the outlet)", fontsize=8)
+    ax.set_title(
+        "Pressure (blank: the inlet and outlet columns, where the boundary conditions' artefacts are)", fontsize=8
+    )
     if heated:
         ax = fig.add_subplot(grid[2, :2])
         _field(
@@ -465,7 +468,7 @@ def flow_video(run: FlowRun, units: FlowUnits) -> bytes:
             "inferno",
             temperature_limits(units),
         )
-        heat_ax.set_title("Temperature", fontsize=8)
+        heat_ax.set_title("Temperature (gravity acts downward in the picture)", fontsize=8)
     box = _details_image("Details (end of run)", _flow_rows(run, units), 4.8, height)
     fig.tight_layout()
     moving = [image, ax.title] + ([hot] if hot is not None else [])

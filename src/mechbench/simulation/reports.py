@@ -20,7 +20,7 @@ from mechbench.simulation.structural import BUCKLING_SEARCH, StructuralRun
 from mechbench.simulation.units import AMBIENT, FlowUnits
 
 ANALYSIS = {
-    "static": "Static structural (linear elastic), load applied once in a ramp",
+    "static": "Static structural (linear elastic), load (and any temperature change) applied once in a ramp",
     "cyclic": "Static structural (linear elastic), fully reversed cyclic load (many cycles in service), two cycles "
     "evaluated",
     "impact": "Transient structural (linear elastic, Newmark average acceleration), load applied suddenly at t = 0 "
@@ -50,6 +50,7 @@ class StructuralLine:
     PRINCIPAL_MAX = "Maximum principal stress"
     PRINCIPAL_MIN = "Minimum principal stress"
     YIELDED = "Share of the part above the yield strength"
+    PAST_STRENGTH = "Share of the part past its strength"
     SECTION = "Normal stress across the most stressed section"
     THERMAL_ALONE = "Peak stress from the temperature alone"
     REACTIONS = "Sum of support reactions (x, y up)"
@@ -121,6 +122,8 @@ def structural_details(run: StructuralRun) -> list[tuple[str, str]]:
     ]
     if material.ductile:
         rows.append((s.YIELDED, f"{figure(100 * facts['plastic_fraction'])} % of its area"))
+    else:
+        rows.append((s.PAST_STRENGTH, f"{figure(100 * facts['failed_fraction'])} % of its area (Coulomb–Mohr)"))
     rows += [
         (
             s.SECTION,
@@ -280,7 +283,9 @@ def flow_details(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
         ),
     ]
     inflow_mass, outflow_mass = (m * units.velocity * units.dx * FLUIDS[setup.fluid][1] for m in mass_flows(run))
-    rows.append((f.MASS_FLOW, f"{figure(inflow_mass, 'kg/s')} / {figure(outflow_mass, 'kg/s')}"))
+    rows.append(
+        (f.MASS_FLOW, f"{figure(inflow_mass, 'kg/s')} / {figure(outflow_mass, 'kg/s')} (mean over the last quarter)")
+    )
     return rows
 
 
@@ -362,8 +367,8 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
             f"{figure(float(pressure[fluid].max()), 'Pa', pressure_scale)}",
         ),
         (
-            "Pressure drop inlet to outlet",
-            figure(float(pressure[fluid[:, 1], 1].mean() - pressure[fluid[:, -2], -2].mean()), "Pa", pressure_scale),
+            "Pressure drop inlet to outlet (mean over the last quarter)",
+            figure(facts["pressure_drop"] * units.pressure, "Pa", pressure_scale),
         ),
         ("Probe position", f"x = {probe_x:.4g} mm, y = {probe_y:.4g} mm"),
         *flow_details(run, units),

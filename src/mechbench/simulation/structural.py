@@ -97,7 +97,12 @@ def _heat(part: Part, thermal: str, rng: random.Random) -> tuple[Callable[[np.nd
     if thermal == "uniform":
         return (lambda x, y: rise + 0.0 * x), ""
     height, width = part.solid.shape[0] * part.h, part.solid.shape[1] * part.h
-    cx, cy = rng.uniform(0.2, 0.8) * width, rng.uniform(0.2, 0.8) * height
+    rows, cols = part.solid.shape
+    inner = np.zeros_like(part.solid)  # centred on material, clear of the edges
+    inner[int(0.2 * rows) : int(np.ceil(0.8 * rows)), int(0.2 * cols) : int(np.ceil(0.8 * cols))] = True
+    candidates = np.argwhere(part.solid & inner)
+    r, c = candidates[rng.randrange(len(candidates))]
+    cx, cy = (c + 0.5) * part.h, (r + 0.5) * part.h
     radius = 0.25 * min(height, width) + 0.1 * max(height, width)
     return (
         lambda x, y: rise * np.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (2 * radius**2)),
@@ -141,7 +146,7 @@ def _bending_share(body: ps.Body, stress: np.ndarray, peak: tuple[int, int]) -> 
     inertia = float(((s - centroid) ** 2).sum() * body.h + len(s) * body.h**3 / 12)
     axial = abs(float(sigma.mean()))
     moment = float((sigma * (s - centroid)).sum() * body.h)
-    bending = abs(moment) * float(np.abs(s - centroid).max() + body.h / 2) / inertia
+    bending = abs(moment) * float(np.abs(s - centroid).max()) / inertia  # at the outer cells, where σ is read
     total = axial + bending  # a part below round-off of the two is zero
     return (0.0 if axial < ROUND_OFF * total else axial), (0.0 if bending < ROUND_OFF * total else bending)
 
@@ -290,8 +295,10 @@ def _response(
         labels = [f"temperature rise × {k:.2f}" for k in history]
         return _Response(us, stresses, labels, np.zeros_like(us), history, frames)
     u_mech = ps.solve_static(body, loads.mechanical, fixed)
-    us = np.array([k * u_mech + u_heat for k in history])
-    stresses = [k * loads.load * loads.unit_stress + loads.thermal_stress for k in history]
+    # A ramp applies the load and the temperature together; cycles act on a part held at its temperature.
+    held = 0.0 if setup.loading == "static" else 1.0
+    us = np.array([k * u_mech + (held + (1 - held) * k) * u_heat for k in history])
+    stresses = [k * loads.load * loads.unit_stress + (held + (1 - held) * k) * loads.thermal_stress for k in history]
     labels = [f"load factor {round(k, 2) + 0.0:+.2f}" for k in history]  # never "-0.00"
     return _Response(us, stresses, labels, np.zeros_like(us), history, frames)
 
@@ -452,6 +459,7 @@ def run_structural(setup: StructuralSetup, bound: Callable[[float], float] | Non
         "failure_index_fine": index_fine,
         "factor_of_safety": fos,
         "plastic_fraction": float(plastic_cells.sum() / part.solid.sum()),
+        "failed_fraction": float(((index > 1) & part.solid).sum() / part.solid.sum()),
         "thermal": setup.thermal != "none",
         "thermal_peak_stress": max(thermal_peak, 0.0),
         "static_peak_stress": static_peak,
