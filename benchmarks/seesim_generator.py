@@ -30,9 +30,9 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _family_rates(n: int) -> list[dict]:
+    from mechbench.benchmarks.seesim.generated_set import simulate
+    from mechbench.benchmarks.seesim.scenarios import draw_setup, template_order
     from mechbench.simulation import flow, structural
-    from mechbench.simulation.scenarios import draw_setup, template_order
-    from mechbench.simulation.seesim_set import simulate
 
     rows = []
     for domain, run in (("structural", structural.run_structural), ("fluid", flow.run_flow)):
@@ -53,7 +53,7 @@ def _family_rates(n: int) -> list[dict]:
 
 
 def _generator_rates(n: int) -> list[dict]:
-    from mechbench.simulation.seesim_set import write_seesim
+    from mechbench.benchmarks.seesim.generated_set import write_seesim
 
     rows = []
     cases = (("1 worker", 1, False), ("2 workers", 2, False), ("2 workers, CPU hog beside", 2, True))

@@ -55,7 +55,7 @@ def _rate(completions: list[str], problems: list, workers: int) -> float:
 
 def measure(folder: Path, label: str) -> list[dict]:
     """The four cases on one data folder (a fresh cache, so the cold case is cold)."""
-    from mechbench.topopt import optimum_cache
+    from mechbench.benchmarks.sphyr import optimum_cache
 
     completions, problems = _batch(folder, 1)
     optimum_cache.clear_memory()

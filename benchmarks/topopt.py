@@ -31,10 +31,10 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from mechbench.benchmarks.sphyr.grid import densities, load_case
 from mechbench.benchmarks.sphyr.physics_scoring import design_space
 from mechbench.benchmarks.sphyr.rescore import rescore
-from mechbench.topopt import element_stiffness, load_case, solve
-from mechbench.topopt.grid import densities
+from mechbench.topopt import element_stiffness, solve
 from mechbench.topopt.reference import Assembly, ReferenceProblem, reference_optimum
 
 REPO = Path(__file__).resolve().parent.parent

@@ -12,6 +12,7 @@ from inspect_ai import eval as inspect_eval
 from typer.testing import CliRunner
 
 from mechbench.benchmarks.sphyr.dataset import SUBJECTS, read_records
+from mechbench.benchmarks.sphyr.generate import mask
 from mechbench.benchmarks.sphyr.physics_scoring import physics_score
 from mechbench.cli import app
 from mechbench.data import bundled
@@ -19,7 +20,6 @@ from mechbench.frame import FrameModel, solve
 from mechbench.frame.generate import generate_structure
 from mechbench.frame.render import render
 from mechbench.tasks import structural_eval
-from mechbench.topopt.generate import mask
 
 runner = CliRunner()
 

@@ -116,7 +116,7 @@ def test_unreachable_sources_fail_on_the_command_line_with_exit_2(tmp_path: Path
 def test_generated_seesim_questions_take_the_publishers_wording_or_say_why_not(
     github: Path, published_seesim: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from mechbench.simulation.seesim_set import question_wording
+    from mechbench.benchmarks.seesim.generated_set import question_wording
 
     warnings: list[str] = []
     wording, source = question_wording(None, warnings.append)  # the publisher's archive is not served yet

@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 SCRIPT = """
 import sys
 import httpx
@@ -26,3 +28,17 @@ def test_importing_the_entry_point_changes_neither_httpx_nor_the_excepthook() ->
     assert done.returncode == 0, done.stderr[-2000:]
     assert "import changed nothing: True" in done.stdout
     assert "task installs masking: True" in done.stdout and "task installs the hook: True" in done.stdout
+
+
+def test_old_option_names_still_work_with_a_deprecation_message(caplog: pytest.LogCaptureFixture) -> None:
+    from mechbench.errors import UsageError
+    from mechbench.tasks import structural_eval
+
+    with caplog.at_level("WARNING"):
+        task = structural_eval(data="bundled", prompt="strict", debug=True, filter="beam_001")
+    assert task.metadata["prompt_style"] == "strict" and task.metadata["oracle"] is True
+    assert "prompt is deprecated: use prompt_style" in caplog.text and "debug is deprecated: use oracle" in caplog.text
+    with pytest.raises(UsageError, match="prompt is the old name of prompt_style"):
+        structural_eval(data="bundled", prompt="strict", prompt_style="reasoning")
+    with pytest.raises(UsageError, match="scoring must be one of strict, legacy, got 'loose'"):
+        structural_eval(data="bundled", scoring="loose")  # checked from the argument's Literal type

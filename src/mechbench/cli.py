@@ -2,6 +2,9 @@
 
 Usage errors (a missing or unreadable file, an invalid model, an unstable structure) print one line
 on stderr and exit with code 2; no command prints a traceback for anything a user can feed it.
+
+Kept as one module (~490 lines): typer's app, each command a thin wrapper over a library function, so the
+whole command-line surface (options, help, exit codes) reads in one place.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from mechbench import safejson
-from mechbench.errors import MechbenchError
+from mechbench.arguments import one_of
+from mechbench.errors import MechbenchError, UsageError
 
 app = typer.Typer(
     name="mechbench",
@@ -68,6 +72,14 @@ def fail(message: str) -> NoReturn:
     """Print ``error: message`` on stderr and exit with the usage-error code."""
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(USAGE_ERROR)
+
+
+def choice(flag: str, value: str, allowed: tuple[str, ...]) -> str:
+    """``value`` if ``allowed`` holds it (the tasks' own ``Literal`` choices), else one usage-error line."""
+    try:
+        return one_of(flag, value, allowed)
+    except UsageError as error:
+        fail(str(error))
 
 
 def read_json(path: Path, what: str) -> Any:
@@ -161,15 +173,13 @@ def score_sphyr(
     ray_address: RayAddressOption = None,
 ) -> None:
     """Rescore SPhyR completions: every record's metrics plus the published totals."""
+    from mechbench.benchmarks.sphyr.grid import gravity_vector
     from mechbench.benchmarks.sphyr.parse import PARSERS
     from mechbench.benchmarks.sphyr.physics_scoring import REFERENCES
     from mechbench.benchmarks.sphyr.rescore import gravity_for_results, read_results_file, rescore
-    from mechbench.topopt.grid import gravity_vector
 
-    if parser not in PARSERS:
-        fail(f"--parser must be one of {', '.join(PARSERS)}, got {parser!r}")
-    if reference not in REFERENCES:
-        fail(f"--reference must be one of {', '.join(REFERENCES)}, got {reference!r}")
+    choice("--parser", parser, PARSERS)
+    choice("--reference", reference, REFERENCES)
     try:
         direction = gravity_for_results(results) if gravity == "auto" else gravity_vector(gravity)
     except ValueError as error:
@@ -207,8 +217,7 @@ def score_structural(
     from mechbench.benchmarks.structural_eval.scoring import SCORINGS, solve_response
     from mechbench.frame import FrameModel
 
-    if scoring not in SCORINGS:
-        fail(f"--scoring must be one of {', '.join(SCORINGS)}, got {scoring!r}")
+    choice("--scoring", scoring, SCORINGS)
     if not 0 < tolerance < 1:
         fail(f"--tolerance must be between 0 and 1, got {tolerance}")
     try:
@@ -243,8 +252,7 @@ def validate_sphyr(
     """The published validation of the physics scoring: answer > 2 flipped > 10 flipped > empty."""
     from mechbench.benchmarks.sphyr.physics_scoring import REFERENCES
 
-    if reference not in REFERENCES:
-        fail(f"--reference must be one of {', '.join(REFERENCES)}, got {reference!r}")
+    choice("--reference", reference, REFERENCES)
     from mechbench.benchmarks.sphyr import dataset as sphyr_data
     from mechbench.benchmarks.sphyr.prompts import is_hard
     from mechbench.benchmarks.sphyr.validate import VARIANTS, validate
@@ -359,7 +367,7 @@ def generate_seesim_command(
 ) -> None:
     """SeeSim simulations (plane-stress FE and lattice-Boltzmann flow) with image, video and report, answered from
     the physics."""
-    from mechbench.simulation.seesim_set import write_seesim
+    from mechbench.benchmarks.seesim.generated_set import write_seesim
 
     if n < 1:
         fail("--n must be at least 1")

@@ -4,6 +4,9 @@ Downloads go once into the cache (``~/.cache/mechbench``; the ``cache`` argument
 are reused afterwards. Archives are extracted with every member checked to stay inside the target
 folder. The published StructuralEval data is CC BY-NC: mechbench never ships it, it fetches it from
 its publishers at run time or reads a local copy the user points to.
+
+Kept as one module (~500 lines): every source (folders, archives, hub files, snapshots) goes through one
+download, cache and verification policy, which is safer reviewed in one place.
 """
 
 from __future__ import annotations

@@ -43,3 +43,7 @@ class UnstableStructureError(MechbenchError):
 
 class UsageError(MechbenchError, ValueError):
     """A task argument, model argument or option that cannot be used; the message names the valid ones."""
+
+
+class BaselineInputError(MechbenchError, ValueError):
+    """A built-in baseline was given a prompt that does not hold what it needs (for example no SPhyR grid)."""

@@ -13,13 +13,13 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from mechbench.benchmarks.sphyr.generate import generate_sphyr
+from mechbench.benchmarks.sphyr.generate_v2 import generate_sphyr_v2
 from mechbench.benchmarks.sphyr.versions import GRID_SIZES
 from mechbench.executor import run_batch
 from mechbench.frame.generate import KINDS, generate_structure
 from mechbench.frame.render import render
 from mechbench.frame.solve import solve
-from mechbench.topopt.generate import generate_sphyr
-from mechbench.topopt.generate_v2 import generate_sphyr_v2
 
 
 def structural_task(job: tuple[int, int, int | None, tuple[str, ...], bool]) -> dict[str, Any]:

@@ -18,6 +18,9 @@ REASONING_TAGS = ("think", "thinking", "reasoning", "thought")
 _CLOSED = re.compile(r"<(" + "|".join(REASONING_TAGS) + r")\b[^>]{0,200}>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 _OPEN = re.compile(r"<(" + "|".join(REASONING_TAGS) + r")\b[^>]{0,200}>", re.IGNORECASE)
 _STRAY_CLOSE = re.compile(r"^.*?</(" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE | re.DOTALL)
+REPLAY_EXHAUSTED = "replay_exhausted"
+"""Metadata key of a model output past the recorded replies (nothing to replay: not an answer); attempt loops stop
+there and keep the last recorded answer."""
 BUDGET_STOP_REASONS = ("max_tokens", "model_length")
 """Inspect stop reasons that mean the output limit (or the context) cut the reply off."""
 

@@ -20,15 +20,22 @@ def test_demo_runs_offline_and_writes_the_report(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert "report:" in result.stdout and "StructuralEval" in result.stdout and "SPhyR" in result.stdout
     report = json.loads((tmp_path / "report" / "report.json").read_text())
-    weighted = {r["model"]: r["weighted_accuracy"] for r in report["structural"]}
-    assert weighted["ground truth (debug: no model called)"] == 1.0 and 0 < weighted["mechbench/replay"] < 1
-    assert "data: mechbench's own generated set" in result.stdout and "models: the ground truth" in result.stdout
+    sections = report["benchmarks"]
+    weighted = {r["model"]: r["weighted_accuracy"] for r in sections["structural_eval"]["runs"]}
+    assert weighted["oracle: the ground truth (no model called)"] == 1.0 and 0 < weighted["mechbench/replay"] < 1
+    assert "data: mechbench's own generated set" in result.stdout
+    assert "StructuralEval: the ground truth" in result.stdout
     assert {r["data"] for r in report["runs"]} == {"mechbench's bundled generated set"}
-    steps = {step for by in report["structural_ladder"].values() for d in by.values() for step in d}
+    steps = {entry["step"] for entry in sections["structural_eval"]["ladder"]}
     assert {"geometry", "supports", "loads", "correct"} <= steps  # the ladder shows
-    assert {r["subject"] for r in report["sphyr"]} and len(report["sphyr"]) == 48  # 16 subjects × 3 baselines
-    assert all("topology_score" in r for r in report["sphyr"])
-    seesim = {(r["model"], r["modality"]): r for r in report["seesim"]}
+    subjects = sections["sphyr"]["subjects"]
+    assert {r["subject"] for r in subjects} and len(subjects) == 48  # 16 subjects × 3 baselines
+    assert all("topology_score" in r for r in subjects)
+    board = {b: [r for r in report["leaderboard"] if r["benchmark"] == b] for b in ("sphyr", "seesim")}
+    assert sorted(r["model"] for r in board["sphyr"]) == ["mechbench/empty", "mechbench/random", "mechbench/solid"]
+    assert all(r["runs"] == 16 and r["samples"] == 128 for r in board["sphyr"])  # one row per model
+    assert len(board["seesim"]) == 6  # one row per model and modality
+    seesim = {(r["model"], r["modality"]): r for r in sections["seesim"]["runs"]}
     assert set(seesim) == {
         (m, x) for m in ("mechbench/always-true", "mechbench/always-false") for x in ("image", "video", "text")
     }
@@ -43,8 +50,8 @@ def test_demo_runs_offline_and_writes_the_report(tmp_path: Path) -> None:
 
 def test_every_planted_mistake_is_one_the_solver_sees(tmp_path: Path) -> None:
     from mechbench.benchmarks.structural_eval.dataset import load_tasks
+    from mechbench.benchmarks.structural_eval.demo import flawed_replies
     from mechbench.benchmarks.structural_eval.scoring import DEFAULT_TOLERANCE, compare, solve_response
-    from mechbench.demo import flawed_replies
     from mechbench.frame import FrameModel
 
     intended = flawed_replies(tmp_path / "replies.jsonl")

@@ -18,10 +18,12 @@ MISTAKES = {
                             "'/nonexistent/folder' is neither an existing folder"),
     "unknown prompt": (["mechbench/structural_eval", "-T", "prompt=fancy", "-T", "data=bundled", "-T", "debug=true"],
                        "mechbench/solid", [], "prompt must be one of standard, reasoning, strict, got 'fancy'"),
+    "unknown prompt style": (["mechbench/seesim", "-T", "modality=smell", "-T", "data=bundled"],
+                             "mechbench/always-true", [], "modality must be one of image, video, text, got 'smell'"),
     "replay without file": (["mechbench/sphyr", "-T", "data=bundled"], "mechbench/replay", [],
                             "mechbench/replay needs the recorded replies: -M file=replies.jsonl"),
     "baseline for another benchmark": (["mechbench/structural_eval", "-T", "data=bundled"], "mechbench/random", [],
-                                       "mechbench/random answers seesim, sphyr prompts only, not structural_eval"),
+                                       "answers openseesime, seesim, sphyr prompts only, not structural_eval"),
     "unknown SPhyR version": (["mechbench/sphyr", "-T", "data=bundled", "-T", "version=v3"], "mechbench/solid", [],
                               "unknown SPhyR version 'v3'; one of: v1, v2, v2-20"),
 }  # fmt: skip

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from mechbench.benchmarks.sphyr.baselines import sphyr_empty, sphyr_random, sphyr_solid
 from mechbench.benchmarks.sphyr.prompts import build_prompt
-from mechbench.providers.baselines import BaselineInputError, sphyr_empty, sphyr_random, sphyr_solid
+from mechbench.errors import BaselineInputError
 
 GRID = [["L", "V", "0"], ["V", "V", "V"], ["S", "S", "V"]]
 

@@ -60,14 +60,14 @@ def test_report_has_every_leaderboard(logs: Path, tmp_path: Path) -> None:
     assert "http://" not in page and "https://" not in page  # self-contained: opens offline
     assert page.count("data:image/png;base64,") >= 4
     data = json.loads((tmp_path / "out" / "report.json").read_text())
-    weighted = {r["model"]: r["weighted_accuracy"] for r in data["structural"]}
-    assert weighted == {"ground truth (debug: no model called)": 1.0, "mechbench/replay": 0.0}
+    weighted = {r["model"]: r["weighted_accuracy"] for r in data["benchmarks"]["structural_eval"]["runs"]}
+    assert weighted == {"oracle: the ground truth (no model called)": 1.0, "mechbench/replay": 0.0}
     assert {r["mechbench_version"] for r in data["runs"]} != {None}
 
 
 def test_json_format_and_usage_errors(logs: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["report", str(logs), "--format", "json"])
-    assert result.exit_code == 0 and json.loads(result.stdout)["sphyr"]
+    assert result.exit_code == 0 and json.loads(result.stdout)["benchmarks"]["sphyr"]["subjects"]
     assert runner.invoke(app, ["report", str(tmp_path / "none")]).exit_code == 2
     empty = tmp_path / "empty"
     empty.mkdir()

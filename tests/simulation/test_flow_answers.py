@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from mechbench.simulation.answers import answers
+from mechbench.benchmarks.seesim.rules import answers
 from mechbench.simulation.flow import FlowRun, FlowSetup, run_flow
 
 pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from mechbench.benchmarks.seesim.generated_set import simulate, write_seesim
 from mechbench.benchmarks.seesim.protocol import PAIRS
+from mechbench.benchmarks.seesim.rules import MARGIN, NOT_ASKED, RULES
 from mechbench.data import bundled
-from mechbench.simulation.answers import MARGIN, NOT_ASKED, RULES
-from mechbench.simulation.seesim_set import simulate, write_seesim
 from mechbench.tasks import seesim
 
 pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
@@ -116,7 +116,7 @@ def test_paired_questions_get_consistent_truths(forty: tuple[Path, dict]) -> Non
 
 def test_the_layout_loads_in_every_modality_and_the_oracle_is_consistent(seesim_data: Path, tmp_path: Path) -> None:
     """On the bundled set (a generated set like any other, in the layout the command writes)."""
-    from mechbench.simulation.seesim_set import balance
+    from mechbench.benchmarks.seesim.generated_set import balance
 
     folder, table = seesim_data, balance(_qa(seesim_data))
     for modality in ("image", "video", "text"):
@@ -206,7 +206,7 @@ def test_the_bundled_set_is_the_same_on_another_cpu_target_blas_and_thread_count
     }
     script = (
         "import json, sys\n"
-        "from mechbench.simulation.seesim_set import simulate\n"
+        "from mechbench.benchmarks.seesim.generated_set import simulate\n"
         "out = {}\n"
         "for domain, index in (('structural', 2), ('fluid', 4)):\n"
         "    r = simulate((domain, 2026, index))\n"
@@ -264,7 +264,7 @@ def test_the_command_writes_published_wording_prints_the_balance_and_refuses_bad
 def test_an_unstable_run_is_drawn_again_and_endless_instability_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from mechbench.simulation import seesim_set
+    from mechbench.benchmarks.seesim import generated_set as seesim_set
 
     real, calls = seesim_set.flow.run_flow, []
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mechbench.simulation.answers import answers, not_asked
+from mechbench.benchmarks.seesim.rules import answers, not_asked
 from mechbench.simulation.materials import MATERIALS
 from mechbench.simulation.structural import StructuralRun, StructuralSetup, run_structural
 

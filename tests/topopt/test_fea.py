@@ -7,10 +7,11 @@ import math
 import numpy as np
 import pytest
 
+from mechbench.benchmarks.sphyr.grid import densities, load_case
 from mechbench.benchmarks.sphyr.parse import parse_reply
 from mechbench.benchmarks.sphyr.physics_scoring import physics_score
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
-from mechbench.topopt import LoadCase, Mesh, densities, element_stiffness, load_case, solve
+from mechbench.topopt import LoadCase, Mesh, element_stiffness, solve
 
 
 def test_element_stiffness_is_symmetric_with_three_rigid_modes() -> None:

@@ -11,13 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mechbench.benchmarks.sphyr import optimum_cache
 from mechbench.benchmarks.sphyr.dataset import read_records
+from mechbench.benchmarks.sphyr.grid import densities, gravity_vector, load_case
 from mechbench.benchmarks.sphyr.physics_scoring import physics_score
 from mechbench.benchmarks.sphyr.prompts import render_grid
 from mechbench.benchmarks.sphyr.rescore import rescore
-from mechbench.topopt import optimum_cache
 from mechbench.topopt.fea import solve
-from mechbench.topopt.grid import densities, gravity_vector, load_case
 from mechbench.topopt.reference import ReferenceProblem, binarise, reference_optimum
 
 PUBLISHED_FIELDS = (

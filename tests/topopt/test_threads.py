@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from mechbench.topopt import threads
+from mechbench import threads
 
 
 class _Recorder:

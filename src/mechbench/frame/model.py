@@ -5,6 +5,9 @@ documents. The schema accepts what real model replies contain where the meaning 
 (numbers written as strings, ``"offsetMode": "length"``, missing optional fields, a support or load
 target given as a bare point id) and rejects everything else with a :class:`ModelFormatError` that
 names the element and the problem.
+
+Kept as one module (~460 lines): the FrameCalc schema and every validation message are read together when
+the format changes (see the framecalc-format document); each element's checks are short.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ triangle; roller: triangle on wheels; slider: guided plate on wheels), hinge cir
 arrows with values (and the angle to the horizontal when inclined), distributed-load blocks with
 intensities, moment arcs with their sense, dimension chains in metres. Every number the solution
 depends on is written on the drawing; the images are meant for people and for vision models alike.
+
+Kept as one module (~710 lines): the layout decisions (label placement, collisions, dimension chains) depend on
+each other and are tested as one drawing (tests/frame/test_drawing_layout.py).
 """
 
 from __future__ import annotations

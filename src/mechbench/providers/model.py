@@ -1,8 +1,9 @@
 """The ``mechbench`` Inspect model provider: ``--model mechbench/<baseline>``.
 
-Baselines answer without a language model (see :mod:`mechbench.providers.baselines`). Token usage
-is reported as an estimate (4 characters per token) so that logs and reports stay complete offline;
-Inspect's own token counting would need a tokenizer download.
+The baselines are the benchmarks' own (each benchmark's spec lists them, see :mod:`mechbench.plugins`); this
+module only adapts them to Inspect and replays recorded replies. Token usage is reported as an estimate (4
+characters per token) so that logs and reports stay complete offline; Inspect's own token counting would need a
+tokenizer download.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolInfo
 
-from mechbench.benchmarks.sphyr.prompts import grid_from_prompt, render_grid
-from mechbench.benchmarks.sphyr.retrieval import corpus_truths, retrieve
+from mechbench import plugins
 from mechbench.errors import UsageError
-from mechbench.providers.baselines import BASELINES, BaselineInputError
-from mechbench.providers.replay import REPLAY_EXHAUSTED, ReplayBook
+from mechbench.providers.replay import ReplayBook
+from mechbench.replies import REPLAY_EXHAUSTED
 from mechbench.run_guard import guard_run
 
 CHARS_PER_TOKEN = 4
+REPLAY = "replay"
 
 
 def estimated_usage(prompt: str, reply: str) -> ModelUsage:
@@ -44,41 +45,8 @@ def last_user_text(messages: list[ChatMessage]) -> str:
     return ""
 
 
-RETRIEVAL = {"retrieval": True, "retrieval-lookup": False}
-"""Nearest-neighbour baselines and whether they skip perfect (self or twin) matches."""
-ANSWERS: dict[str, frozenset[str]] = {
-    "empty": frozenset({"sphyr"}),
-    "solid": frozenset({"sphyr"}),
-    "retrieval": frozenset({"sphyr"}),
-    "retrieval-lookup": frozenset({"sphyr"}),
-    "random": frozenset({"sphyr", "seesim"}),
-    "always-true": frozenset({"seesim"}),
-    "always-false": frozenset({"seesim"}),
-}
-"""The benchmarks each built-in baseline can answer (``replay`` answers whatever was recorded)."""
-
-
-def _active_model() -> Any:
-    try:  # Inspect's model of the evaluation being set up (not exported; absent → no check)
-        from inspect_ai.model._model import active_model
-
-        return active_model()
-    except (ImportError, LookupError):
-        return None
-
-
-def check_builtin_model(benchmark: str) -> None:
-    """Refuse, before any sample runs, a built-in baseline that cannot answer ``benchmark``'s prompts."""
-    model = _active_model()
-    api = getattr(model, "api", None)
-    if not isinstance(api, MechbenchModel) or api.model_name not in ANSWERS:
-        return
-    if benchmark not in ANSWERS[api.model_name]:
-        able = [f"mechbench/{n}" for n, answers in ANSWERS.items() if benchmark in answers] + ["mechbench/replay"]
-        raise UsageError(
-            f"mechbench/{api.model_name} answers {', '.join(sorted(ANSWERS[api.model_name]))} prompts only, not "
-            f"{benchmark}; built-in models for {benchmark}: {', '.join(able)}"
-        )
+def _first_user(messages: list[ChatMessage]) -> ChatMessageUser | None:
+    return next((m for m in messages if isinstance(m, ChatMessageUser)), None)
 
 
 class MechbenchModel(ModelAPI):
@@ -92,44 +60,47 @@ class MechbenchModel(ModelAPI):
         config: GenerateConfig = GenerateConfig(),  # noqa: B008 - Inspect's ModelAPI signature
         seed: int = 0,
         file: str | None = None,
-        corpus: str | None = None,
         **model_args: Any,
     ) -> None:
         guard_run()
         super().__init__(model_name, base_url, api_key, [], config)
         self.seed = int(seed)
+        self.model_args = dict(model_args)
         self.book: ReplayBook | None = None
-        self.corpus = corpus
-        if model_name == "replay":
+        self.baselines: list[plugins.Baseline] = []
+        self.mechbench_baseline: str | None = None
+        """The baseline's name, read by :func:`mechbench.plugins.check_builtin_model`."""
+        if model_name == REPLAY:
             if not file:
                 raise UsageError("mechbench/replay needs the recorded replies: -M file=replies.jsonl")
             self.book = ReplayBook(file)
-        elif model_name in RETRIEVAL:
-            self.answer = None
-        elif model_name not in BASELINES:
-            names = ", ".join(sorted([*BASELINES, *RETRIEVAL, "replay"]))
+            return
+        known = plugins.baselines()
+        if model_name not in known:
+            names = ", ".join(sorted([*known, REPLAY]))
             raise UsageError(f"unknown mechbench model {model_name!r}; available: {names}")
-        else:
-            self.answer = BASELINES[model_name]
-
-    def _retrieve(self, messages: list[ChatMessage], prompt: str) -> str:
-        first = next((m for m in messages if isinstance(m, ChatMessageUser)), None)
-        meta = (first.metadata or {}) if first is not None else {}
-        corpus = self.corpus or meta.get("sphyr_corpus")
-        if not corpus:
-            raise BaselineInputError(
-                f"mechbench/{self.model_name} searches the records of the SPhyR subject being asked; run it on "
-                "mechbench/sphyr (not replayed samples) or name the records with -M corpus=SUBJECT.jsonl"
-            )
-        try:
-            query = grid_from_prompt(prompt)
-        except ValueError as error:
-            raise BaselineInputError(f"this baseline answers SPhyR prompts only: {error}") from None
-        truths = corpus_truths(corpus, int(meta.get("sphyr_rotation", 0)))
-        return render_grid(retrieve(query, truths, skip_perfect=RETRIEVAL[self.model_name]))
+        self.baselines = known[model_name]
+        self.mechbench_baseline = model_name
 
     def max_connections(self) -> int:
         return 32
+
+    def answer(self, messages: list[ChatMessage]) -> str:
+        """The baseline's reply to a conversation: the baseline of the benchmark whose prompt this is."""
+        prompt = last_user_text(messages)
+        first = _first_user(messages)
+        context = {**((first.metadata or {}) if first is not None else {}), **self.model_args}
+        chosen = next((b for b in self.baselines if b.accepts(prompt)), self.baselines[0])
+        return chosen.answer(prompt, self.seed, context)
+
+    def _replay(self, messages: list[ChatMessage]) -> str | None:
+        assert self.book is not None
+        first = _first_user(messages)
+        sample_id = (first.metadata or {}).get("sample_id") if first is not None else None
+        # Retry messages carry their attempt number (earlier turns are dropped from the conversation).
+        last = next((m for m in reversed(messages) if isinstance(m, ChatMessageUser)), None)
+        attempt = int((last.metadata or {}).get("attempt", 0)) if last is not None else 0
+        return self.book.reply(sample_id, first.text if first is not None else last_user_text(messages), attempt)
 
     async def generate(
         self,
@@ -140,23 +111,15 @@ class MechbenchModel(ModelAPI):
     ) -> ModelOutput:
         prompt = last_user_text(input)
         if self.book is not None:
-            first = next((m for m in input if isinstance(m, ChatMessageUser)), None)
-            sample_id = (first.metadata or {}).get("sample_id") if first is not None else None
-            # Retry messages carry their attempt number (earlier turns are dropped from the conversation).
-            last = next((m for m in reversed(input) if isinstance(m, ChatMessageUser)), None)
-            attempt = int((last.metadata or {}).get("attempt", 0)) if last is not None else 0
-            recorded = self.book.reply(sample_id, first.text if first is not None else prompt, attempt)
-            if recorded is None:
+            reply = self._replay(input)
+            if reply is None:
                 # Past the recorded attempts: nothing to replay. Say so instead of inventing an empty answer;
                 # multi-attempt solvers stop there and keep the last recorded one.
                 output = ModelOutput.from_content(model="mechbench/replay", content="")
                 output.metadata = {REPLAY_EXHAUSTED: True}
                 return output
-            reply = recorded
-        elif self.model_name in RETRIEVAL:
-            reply = self._retrieve(input, prompt)
         else:
-            reply = self.answer(prompt, self.seed)
+            reply = self.answer(input)
         output = ModelOutput.from_content(model=f"mechbench/{self.model_name}", content=reply)
         output.usage = estimated_usage(prompt, reply)
         return output

@@ -3,10 +3,11 @@
 File format (JSONL), one object per line: ``{"id": SAMPLE_ID, "reply": TEXT}`` or ``{"id": SAMPLE_ID,
 "replies": [TEXT, ...]}``; several lines with one id are successive attempts. A line may carry
 ``"prompt"`` instead of ``"id"`` to be matched by the exact prompt text. Attempt k of a sample gets
-the k-th recorded reply; past the last one there is nothing to replay (see :data:`REPLAY_EXHAUSTED`).
+the k-th recorded reply; past the last one there is nothing to replay (see :data:`mechbench.replies.REPLAY_EXHAUSTED`).
 
-A published SPhyR results file (``<subject>_results.json``) or a folder of them is read too: each record's
-completion replays for the sample ``-T samples=replay:PATH`` builds from the same record.
+Benchmarks may read their own formats too (their spec's ``replay_readers``): a published SPhyR results file
+(``<subject>_results.json``) or a folder of them replays each record's completion for the sample
+``-T samples=replay:PATH`` builds from the same record.
 """
 
 from __future__ import annotations
@@ -14,8 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mechbench import safejson
-from mechbench.benchmarks.sphyr.replay import RESULTS_SUFFIX, published_completions
+from mechbench import plugins, safejson
 from mechbench.data import DataSourceError, read_data_text
 from mechbench.errors import MechbenchError
 
@@ -24,21 +24,18 @@ class ReplayFileError(MechbenchError):
     """The replay file is missing or malformed."""
 
 
-REPLAY_EXHAUSTED = "replay_exhausted"
-"""Metadata key of an output past the recorded replies (no reply to replay: not an answer)."""
-
-
 class ReplayBook:
     """Replies by sample id or prompt text, in recorded order."""
 
     def __init__(self, path: str | Path):
         path = Path(path)
         self.by_key: dict[str, list[str]] = {}
-        if path.is_dir() or path.name.endswith(RESULTS_SUFFIX):
+        reader = next((r for r in plugins.replay_readers() if r.accepts(path)), None)
+        if reader is not None:
             try:
-                self.by_key = published_completions(path)
+                self.by_key = reader.read(path)
             except DataSourceError as error:
-                raise ReplayFileError(f"cannot read published results {path}: {error}") from None
+                raise ReplayFileError(f"cannot read recorded replies {path}: {error}") from None
             return
         try:
             lines = read_data_text(path).splitlines()

@@ -1,24 +1,24 @@
-"""Inspect logs → leaderboards (one per benchmark, in the form its publication uses) and run metadata.
+"""Inspect logs → leaderboards (one per benchmark, one row per model and setting) and the benchmarks' rows.
 
-Plain data out (:class:`Report`), rendered to Markdown, a single self-contained HTML page and JSON by
-:mod:`mechbench.report.render`.
+Generic over the benchmark registry (:mod:`mechbench.plugins`): each benchmark's :class:`~mechbench.plugins.ReportSpec`
+says what a sample's headline is, which settings make runs comparable and which rows its tables and figures
+need; this module names no benchmark. Plain data out (:class:`Report`), rendered to Markdown, a single
+self-contained HTML page and JSON by :mod:`mechbench.report.render`.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
-from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from pydantic import BaseModel
 
-from mechbench.benchmarks.seesim.dataset import VERIFIED_QUESTIONS_SHA256 as SEESIM_VERIFIED_SHA256
-from mechbench.benchmarks.seesim.protocol import PUBLISHED_BASELINES, PUBLISHED_BASELINES_SOURCE
-from mechbench.data import redact_url
-
-LADDER_STEPS = ("geometry", "supports", "hinges", "loads", "correct")
+from mechbench import plugins
+from mechbench.shown import shown
 
 
 class Run(BaseModel):
@@ -45,15 +45,12 @@ class Report(BaseModel):
     """Everything the report shows."""
 
     runs: list[Run]
-    structural: list[dict[str, Any]]
-    structural_ladder: dict[str, dict[str, dict[str, int]]]
-    """model → difficulty → ladder step → count."""
-    structural_failures: list[dict[str, Any]]
-    sphyr: list[dict[str, Any]]
-    seesim: list[dict[str, Any]]
-    skipped_logs: list[str]
     leaderboard: list[dict[str, Any]] = []
-    """One row per (benchmark, model, protocol, data): the headline metric with a 95 % interval."""
+    """One row per (benchmark, model, setting, data): the headline metric with a 95 % interval over every sample
+    of the runs it pools; reference rows (``reference: true``) are published results of other models."""
+    benchmarks: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    """Benchmark → its named lists of rows (what its tables and figures are drawn from)."""
+    skipped_logs: list[str] = []
 
 
 def _metrics(log: EvalLog) -> dict[str, float]:
@@ -68,22 +65,8 @@ def _metrics(log: EvalLog) -> dict[str, float]:
     return out
 
 
-# Longest text a report shows from a log (model names, arguments, explanations); beyond it the text is cut.
-MAX_SHOWN_CHARS = 300
-
-
-def shown(value: Any) -> Any:
-    """Log text fit for a report: credentials in URLs masked, cut to :data:`MAX_SHOWN_CHARS` (figures and
-    tables stay bounded whatever a log holds). Other values pass through."""
-    if not isinstance(value, str):
-        return value
-    if len(value) > MAX_SHOWN_CHARS:
-        value = value[: MAX_SHOWN_CHARS - 1] + "…"
-    return redact_url(value)
-
-
-DEBUG_MODEL = "ground truth (debug: no model called)"
 ORACLE_MODEL = "oracle: the ground truth (no model called)"
+"""How runs that answered with the ground truth are named (``oracle=true``, or ``debug=true`` in older logs)."""
 
 
 def _data(log: EvalLog) -> str:
@@ -100,20 +83,19 @@ def _data(log: EvalLog) -> str:
 
 def _run(log: EvalLog, path: str) -> Run:
     usage = log.stats.model_usage if log.stats else {}
-    debug = bool((log.eval.task_args or {}).get("debug"))
-    oracle = bool((log.eval.task_args or {}).get("oracle"))
+    args = log.eval.task_args or {}
     meta = log.eval.metadata or {}
     return Run(
         benchmark=str(meta.get("benchmark", log.eval.task)),
         task=shown(log.eval.task),
-        model=DEBUG_MODEL if debug else ORACLE_MODEL if oracle else shown(log.eval.model),
+        model=ORACLE_MODEL if args.get("oracle") or args.get("debug") else shown(log.eval.model),
         data=_data(log),
         data_sha256=str(meta.get("data_sha256") or "")[:12] or None,
         created=str(log.eval.created),
         status=log.status,
         samples=log.results.completed_samples if log.results else 0,
         # A data URL may carry a token (logs written by plain ``inspect eval`` keep it): never shown.
-        task_args={shown(k): shown(v) for k, v in (log.eval.task_args or {}).items()},
+        task_args={shown(k): shown(v) for k, v in args.items()},
         mechbench_version=(log.eval.packages or {}).get("mechbench"),
         input_tokens=sum(u.input_tokens for u in usage.values()),
         output_tokens=sum(u.output_tokens for u in usage.values()),
@@ -122,71 +104,11 @@ def _run(log: EvalLog, path: str) -> Run:
     )
 
 
-def _sphyr_rows(log: EvalLog, run: Run) -> list[dict[str, Any]]:
-    """Per-subject means from the samples (a task may hold several subjects)."""
-    by_subject: dict[str, list[dict[str, float]]] = defaultdict(list)
-    for sample in log.samples or []:
-        score = next(iter(sample.scores.values())) if sample.scores else None
-        if score is not None and isinstance(score.value, dict):
-            by_subject[str(sample.metadata.get("subject"))].append(score.value)  # type: ignore[arg-type]
-    meta = log.eval.metadata or {}
-    version = str(meta.get("version") or "v1")  # logs from before versions existed ran v1
-    if str(meta.get("samples", "")).startswith("replay:"):
-        version = f"{version}, replayed"
-    rows = []
-    for subject, values in sorted(by_subject.items()):
-        keys = set().union(*values)
-        means = {k: sum(float(v.get(k, 0.0)) for v in values) / len(values) for k in keys}
-        rows.append({"model": run.model, "version": version, "subject": subject, "samples": len(values), **means})
-    return rows
-
-
 Z95 = 1.959963984540054
-PUBLISHED = {
-    ("seesim", "mechbench/always-true"): (
-        127 / 240,
-        "127/240: the published always-True rate",
-        SEESIM_VERIFIED_SHA256[:12],
-    )
-}
-"""Published numbers shown beside mechbench's where a run measures the same thing on the same data (the data
-hash a run logs must be the published copy's: a generated set has its own answers)."""
 
 
-def _protocol(benchmark: str, args: dict[str, Any], meta: dict[str, Any]) -> str:
-    """The settings that make a run comparable with another, in a few words."""
-    if benchmark == "structural_eval":
-        return (
-            f"{meta.get('protocol', 'mechbench')} protocol, prompt {args.get('prompt', 'standard')}, "
-            f"{meta.get('scoring', 'strict')} scoring, {args.get('max_retries', 2)} retries"
-        )
-    if benchmark == "sphyr":
-        parts = [str(meta.get("version") or "v1"), f"{meta.get('prompt_style', 'default')} prompt"]
-        parts += [f"{k} {meta[k]}" for k in ("few_shot", "rotation", "feedback_rounds") if meta.get(k)]
-        if str(meta.get("samples", "")).startswith("replay:"):
-            parts.append("published samples replayed")
-        return ", ".join(parts) + f", reference {meta.get('reference', 'published')}"
-    return f"{args.get('modality', 'image')}, max_tokens {args.get('max_tokens', 'default')}"
-
-
-def _headline(benchmark: str, sample: Any) -> tuple[str, float, float] | None:
-    """(metric, value, weight) of one sample's score; None when unscored."""
-    score = next(iter(sample.scores.values())) if sample.scores else None
-    if score is None:
-        return None
-    value = score.value
-    if benchmark == "sphyr" and isinstance(value, dict):
-        name = "topology_score" if "topology_score" in value else "exact_match"
-        return name, float(value[name]), 1.0
-    if isinstance(value, int | float) and not math.isnan(float(value)):
-        if benchmark == "structural_eval":
-            return "weighted accuracy", float(value), float(sample.metadata.get("difficulty", 1) or 1)
-        return "accuracy", float(value), 1.0
-    return None
-
-
-def _interval(values: list[float], weights: list[float]) -> tuple[float, float]:
-    """Weighted mean and the half-width of its normal-approximation 95 % interval."""
+def interval(values: list[float], weights: list[float]) -> tuple[float, float]:
+    """Weighted mean and the half-width of its normal-approximation 95 % interval (NaN for one sample)."""
     total = sum(weights)
     mean = sum(w * v for v, w in zip(values, weights, strict=True)) / total
     if len(values) < 2:
@@ -196,21 +118,42 @@ def _interval(values: list[float], weights: list[float]) -> tuple[float, float]:
     return mean, Z95 * math.sqrt(spread * n / (n - 1)) / total
 
 
-def _leaderboard(pooled: dict[tuple, tuple[list[float], list[float], str]]) -> list[dict[str, Any]]:
+@dataclass
+class _Pool:
+    """The samples of every run that shares one leaderboard row."""
+
+    metric: str
+    values: list[float] = field(default_factory=list)
+    weights: list[float] = field(default_factory=list)
+    digests: set[str] = field(default_factory=set)
+    runs: int = 0
+
+
+def combined_digest(digests: set[str]) -> str | None:
+    """One run's data hash as it is; several runs' (subjects, files) as the first 12 hex digits of the SHA-256 of
+    their sorted hashes, so a row still names exactly which data it pooled."""
+    if len(digests) <= 1:
+        return next(iter(digests), None)
+    return hashlib.sha256(",".join(sorted(digests)).encode()).hexdigest()[:12]
+
+
+def _leaderboard(pools: dict[tuple[str, str, str, str], _Pool]) -> list[dict[str, Any]]:
     rows = []
-    for (benchmark, model, protocol, data, digest), (values, weights, metric) in sorted(pooled.items()):
-        mean, half = _interval(values, weights)
-        entry = PUBLISHED.get((benchmark, model))
-        published = entry[:2] if entry and entry[2] == digest else None
+    for (benchmark, model, setting, data), pool in sorted(pools.items()):
+        mean, half = interval(pool.values, pool.weights)
+        digest = combined_digest(pool.digests)
+        entry = plugins.spec(benchmark)
+        published = entry.report.published(model, digest) if entry else None
         rows.append(
             {
                 "benchmark": benchmark,
                 "model": model,
-                "metric": metric,
+                "metric": pool.metric,
                 "value": mean,
                 "ci95": half,
-                "samples": len(values),
-                "protocol": protocol,
+                "samples": len(pool.values),
+                "runs": pool.runs,
+                "setting": setting,
                 "data": data,
                 "data_sha256": digest,
                 "published": published[0] if published else None,
@@ -220,39 +163,35 @@ def _leaderboard(pooled: dict[tuple, tuple[list[float], list[float], str]]) -> l
     return rows
 
 
-def _published_seesim_rows(modalities: set[str]) -> list[dict[str, Any]]:
-    """The paper's baseline accuracies for each modality a run on the published set measured: reference rows
-    shown beside mechbench's (other models, the paper's runs; never pooled with them)."""
+def _references(benchmark: str, runs: list[Run]) -> list[dict[str, Any]]:
+    entry = plugins.spec(benchmark)
+    if entry is None:
+        return []
     return [
         {
-            "benchmark": "seesim",
-            "model": f"{model} (published)",
-            "metric": "accuracy",
-            "value": value,
+            "benchmark": benchmark,
             "ci95": math.nan,
             "samples": None,
-            "protocol": f"{modality}, the paper's runs (guidelines prompt, 512 output tokens)",
-            "data": "the published SeeSim set",
-            "data_sha256": SEESIM_VERIFIED_SHA256[:12],
-            "published": value,
-            "published_note": PUBLISHED_BASELINES_SOURCE,
+            "runs": None,
+            "published": row["value"],
+            "published_note": row.get("note"),
             "reference": True,
+            **row,
         }
-        for modality in sorted(modalities)
-        for model, value in PUBLISHED_BASELINES.get(modality, {}).items()
+        for row in entry.report.references(runs)
     ]
 
 
-def build_report(log_dir: str | Path, max_failures: int = 4) -> Report:
+def build_report(log_dir: str | Path) -> Report:
     """Read every Inspect log under ``log_dir`` (any models, any benchmarks)."""
-    runs, structural, sphyr, seesim, failures, skipped = [], [], [], [], [], []
-    pooled: dict[tuple, tuple[list[float], list[float], str]] = {}
-    ladder: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
-    published_modalities: set[str] = set()
+    runs: list[Run] = []
+    skipped: list[str] = []
+    pools: dict[tuple[str, str, str, str], _Pool] = {}
+    sections: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for info in list_eval_logs(str(log_dir)):
         try:
             log = read_eval_log(info.name)
-        except Exception as error:
+        except Exception as error:  # a broken log is listed as left out, never fatal to the report
             skipped.append(f"{info.name}: {type(error).__name__}")
             continue
         if log.status != "success" or log.results is None:
@@ -260,59 +199,31 @@ def build_report(log_dir: str | Path, max_failures: int = 4) -> Report:
             continue
         run = _run(log, info.name)
         runs.append(run)
-        key = (
-            run.benchmark,
-            run.model,
-            _protocol(run.benchmark, log.eval.task_args or {}, log.eval.metadata or {}),
-            run.data,
-            run.data_sha256,
-        )
+        entry = plugins.spec(run.benchmark)
+        if entry is None:  # another package's task: listed with the runs, no leaderboard of its own
+            continue
+        setting = str(shown(entry.report.setting(log.eval.task_args or {}, log.eval.metadata or {})))
+        touched: set[tuple[str, str, str, str]] = set()
         for sample in log.samples or []:
-            headline = _headline(run.benchmark, sample)
-            if headline is not None:
-                values, weights, _ = pooled.setdefault(key, ([], [], headline[0]))
-                values.append(headline[1])
-                weights.append(headline[2])
-        row = {"model": run.model, **run.metrics, "samples": run.samples}
-        if run.benchmark == "structural_eval":
-            structural.append({**row, "prompt": run.task_args.get("prompt"), "scoring": run.task_args.get("scoring")})
-            for sample in log.samples or []:
-                score = next(iter(sample.scores.values())) if sample.scores else None
-                if score is None:
-                    continue
-                step = (score.metadata or {}).get("step", "none")
-                ladder[run.model][str(sample.metadata.get("difficulty"))][step] += 1
-                if step != "correct" and len(failures) < max_failures and score.answer:
-                    failures.append(
-                        {
-                            "model": run.model,
-                            "id": sample.id,
-                            "step": step,
-                            "explanation": shown(score.explanation),
-                            "answer": score.answer,
-                            "truth": sample.target,
-                        }
-                    )
-        elif run.benchmark == "sphyr":
-            sphyr.extend(_sphyr_rows(log, run))
-        elif run.benchmark == "seesim":
-            if run.data_sha256 == SEESIM_VERIFIED_SHA256[:12]:
-                published_modalities.add(str(run.task_args.get("modality", "image")))
-            left_out = (log.eval.metadata or {}).get("skipped_for_missing_media") or []
-            seesim.append(
-                {
-                    **row,
-                    "modality": run.task_args.get("modality", "image"),
-                    "left_out": shown(", ".join(map(str, left_out))) or "none",
-                }
-            )
-    return Report(
-        runs=runs,
-        structural=structural,
-        structural_ladder={m: {d: dict(c) for d, c in by.items()} for m, by in ladder.items()},
-        structural_failures=failures,
-        sphyr=sphyr,
-        seesim=seesim,
-        skipped_logs=skipped,
-        leaderboard=_leaderboard(pooled) + _published_seesim_rows(published_modalities),
-    )
+            headline = entry.report.headline(sample)
+            if headline is None:
+                continue
+            metric, value, weight = headline
+            key = (run.benchmark, run.model, setting, run.data)
+            if key in pools and pools[key].metric != metric:  # with and without physics (SPhyR): never one row
+                key = (run.benchmark, run.model, f"{setting} ({metric})", run.data)
+            pool = pools.setdefault(key, _Pool(metric))
+            pool.values.append(value)
+            pool.weights.append(weight)
+            touched.add(key)
+        for key in touched:
+            pools[key].runs += 1
+            if run.data_sha256:
+                pools[key].digests.add(run.data_sha256)
+        section = sections.setdefault(run.benchmark, {})
+        for name, rows in entry.report.rows(log, run).items():
+            section.setdefault(name, []).extend(rows)
+    references = [
+        row for benchmark in sections for row in _references(benchmark, [r for r in runs if r.benchmark == benchmark])
+    ]
+    return Report(runs=runs, leaderboard=_leaderboard(pools) + references, benchmarks=sections, skipped_logs=skipped)

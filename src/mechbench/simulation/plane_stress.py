@@ -1,8 +1,8 @@
 """Linear plane-stress finite elements on a masked grid of square cells (mm, N, MPa).
 
 One bilinear Q4 element per solid cell of side ``h`` and thickness ``t``; nodes numbered row by row, row 0 at
-the top, +y pointing down the grid (the SPhyR conventions of :mod:`mechbench.topopt.fea`, whose unit element
-this reuses: for square plane-stress elements the stiffness does not depend on ``h``). Besides the static
+the top, +y pointing down the grid (the conventions of :mod:`mechbench.fem.q4`, whose unit element
+this uses: for square plane-stress elements the stiffness does not depend on ``h``). Besides the static
 solve: thermal strains, element stresses, reactions, strain energy, a linear buckling factor, natural
 frequency and a Newmark transient, all on the same sparse matrices.
 """
@@ -11,48 +11,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 import scipy.linalg
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from mechbench.topopt.fea import _edofs, element_stiffness
-
-# Node order of an element: TL, TR, BR, BL; signs of the corner in (xi, eta).
-_SIGNS = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=float)
-
-
-def _d_matrix(nu: float) -> np.ndarray:
-    return np.array([[1, nu, 0], [nu, 1, 0], [0, 0, (1 - nu) / 2]]) / (1 - nu * nu)
-
-
-@lru_cache(maxsize=1)
-def _centre_b() -> np.ndarray:
-    """Strain-displacement matrix of a unit square at its centre (also its area average)."""
-    b = np.zeros((3, 8))
-    dx, dy = _SIGNS[:, 0] / 2, _SIGNS[:, 1] / 2
-    b[0, 0::2] = dx
-    b[1, 1::2] = dy
-    b[2, 0::2] = dy
-    b[2, 1::2] = dx
-    return b
-
-
-@lru_cache(maxsize=1)
-def _geometric_blocks() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """∫ ∂Ni/∂x ∂Nj/∂x, ∫ ∂Ni/∂y ∂Nj/∂y and the symmetric cross term over a unit square (2×2 Gauss, exact)."""
-    g = 1 / math.sqrt(3)
-    hxx, hyy, hxy = np.zeros((4, 4)), np.zeros((4, 4)), np.zeros((4, 4))
-    for xi in (-g, g):
-        for eta in (-g, g):
-            dx = _SIGNS[:, 0] * (1 + _SIGNS[:, 1] * eta) / 2  # ∂N/∂x on a unit square (dξ/dx = 2)
-            dy = _SIGNS[:, 1] * (1 + _SIGNS[:, 0] * xi) / 2
-            hxx += np.outer(dx, dx) / 4  # Gauss weight 1 × det J = 1/4
-            hyy += np.outer(dy, dy) / 4
-            hxy += (np.outer(dx, dy) + np.outer(dy, dx)) / 4
-    return hxx, hyy, hxy
+from mechbench.fem.q4 import centre_b, d_matrix, element_dofs, element_stiffness, geometric_blocks
 
 
 @dataclass(frozen=True)
@@ -87,7 +52,7 @@ class Body:
     @property
     def edofs(self) -> np.ndarray:
         """The 8 DOFs of each solid cell."""
-        return _edofs(self.rows, self.cols)[self.cells]
+        return element_dofs(self.rows, self.cols)[self.cells]
 
     @property
     def active(self) -> np.ndarray:
@@ -121,24 +86,24 @@ class Body:
     def thermal_force(self, temperature_rise: np.ndarray, expansion: float) -> np.ndarray:
         """Nodal forces equivalent to the free thermal strain α·ΔT of each cell (ΔT per cell, rows × cols)."""
         strain = expansion * temperature_rise.ravel()[self.cells]
-        sigma0 = self.young * (_d_matrix(self.poisson) @ np.array([1.0, 1.0, 0.0]))  # stress per unit strain
-        fe = self.thickness * self.h * (_centre_b().T @ sigma0)  # per unit thermal strain, per element
+        sigma0 = self.young * (d_matrix(self.poisson) @ np.array([1.0, 1.0, 0.0]))  # stress per unit strain
+        fe = self.thickness * self.h * (centre_b().T @ sigma0)  # per unit thermal strain, per element
         f = np.zeros(self.ndof)
         np.add.at(f, self.edofs.ravel(), (strain[:, None] * fe[None, :]).ravel())
         return f
 
     def stresses(self, u: np.ndarray, temperature_rise: np.ndarray | None = None, expansion: float = 0.0) -> np.ndarray:
         """σx, σy, τxy (MPa) at each cell centre (rows × cols × 3; zero in void cells)."""
-        strain = (u[self.edofs] @ _centre_b().T) / self.h
+        strain = (u[self.edofs] @ centre_b().T) / self.h
         if temperature_rise is not None:
             strain[:, :2] -= expansion * temperature_rise.ravel()[self.cells][:, None]
         out = np.zeros((self.rows * self.cols, 3))
-        out[self.cells] = self.young * strain @ _d_matrix(self.poisson).T
+        out[self.cells] = self.young * strain @ d_matrix(self.poisson).T
         return out.reshape(self.rows, self.cols, 3)
 
     def geometric_stiffness(self, stress: np.ndarray) -> sp.csr_matrix:
         """Initial-stress stiffness of the cell stresses ``stress`` (rows × cols × 3)."""
-        hxx, hyy, hxy = _geometric_blocks()
+        hxx, hyy, hxy = geometric_blocks()
         s = stress.reshape(-1, 3)[self.cells]
         blocks = s[:, 0, None, None] * hxx + s[:, 1, None, None] * hyy + s[:, 2, None, None] * hxy
         kg = np.zeros((len(s), 8, 8))
@@ -193,7 +158,7 @@ def reactions(body: Body, u: np.ndarray, force: np.ndarray, fixed: np.ndarray) -
 def elastic_energy(body: Body, stress: np.ndarray) -> float:
     """Elastic strain energy (N·mm) from cell stresses: ∫ ½ σ : C⁻¹ σ dV (includes thermal cases)."""
     s = stress.reshape(-1, 3)[body.cells]
-    compliance = np.linalg.inv(_d_matrix(body.poisson)) / body.young
+    compliance = np.linalg.inv(d_matrix(body.poisson)) / body.young
     return float(0.5 * np.einsum("ei,ij,ej->", s, compliance, s) * body.h**2 * body.thickness)
 
 

@@ -5,6 +5,9 @@ figures, and no verdicts (no factor of safety, no "converged", no "fully develop
 Every figure an answer is decided on is a named line (:class:`StructuralLine`, :class:`FluidLine`): the rules
 point readers to those lines, and the details box of the images and videos prints the same lines. Figures are
 printed to four significant digits, and a quantity that cancels to round-off prints as 0.
+
+Kept as one module (~400 lines): the named lines are one vocabulary shared by the text report, the media's
+details box and the answers' evidence; splitting it would scatter the wording a reviewer checks together.
 """
 
 from __future__ import annotations

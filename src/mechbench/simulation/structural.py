@@ -1,10 +1,14 @@
 """One generated structural simulation: a part, a material, a load case, the finite-element results and the
-facts the SeeSim answers are read from (:mod:`mechbench.simulation.answers`).
+facts the SeeSim answers are read from (:mod:`mechbench.benchmarks.seesim.rules`).
 
 Loads are static (a ramp), cyclic (two fully reversed cycles, quasi-static) or sudden (a Newmark transient).
 The plotted field is the one the material's failure criterion reads: von Mises stress for a ductile material,
 the largest principal stress for a brittle one. Facts are kept at the precision the model supports
 (:mod:`mechbench.simulation.precision`), so the same set-up gives the same facts on any machine.
+
+Kept as one module (~490 lines): the load history, the solves per frame and the checks (strength, buckling,
+fatigue, thermal share) feed one facts record and are reviewed together; the element and the buckling formulas
+live in :mod:`mechbench.fem` and :mod:`mechbench.simulation.buckling`.
 """
 
 from __future__ import annotations

@@ -16,76 +16,18 @@ import numpy as np
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from mechbench.fem.q4 import Mesh, element_dofs, element_stiffness
+
 E0 = 1.0
 E_MIN = 1e-9
-POISSON = 0.3
 PENALTY = 3.0
 # A solve whose residual exceeds this (relative to max(|f|, 1)) is not trusted: compliance = ∞.
 RESIDUAL_TOLERANCE = 1e-6
 
 
-@lru_cache(maxsize=8)
-def element_stiffness(nu: float = POISSON) -> np.ndarray:
-    """8×8 stiffness of a unit square Q4 element, E = 1, DOFs (x, y) of corners TL, TR, BR, BL."""
-    corners = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
-    D = np.array([[1, nu, 0], [nu, 1, 0], [0, 0, (1 - nu) / 2]]) / (1 - nu * nu)
-    ke = np.zeros((8, 8))
-    g = 1 / math.sqrt(3)
-    signs = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], dtype=float)
-    for xi in (-g, g):
-        for eta in (-g, g):
-            dN = 0.25 * np.stack([signs[:, 0] * (1 + signs[:, 1] * eta), signs[:, 1] * (1 + signs[:, 0] * xi)])
-            J = dN @ corners
-            dxy = np.linalg.solve(J, dN)  # derivatives by x and y, one column per node
-            B = np.zeros((3, 8))
-            B[0, 0::2] = dxy[0]
-            B[1, 1::2] = dxy[1]
-            B[2, 0::2] = dxy[1]
-            B[2, 1::2] = dxy[0]
-            ke += B.T @ D @ B * np.linalg.det(J)
-    ke.setflags(write=False)
-    return ke
-
-
-@dataclass(frozen=True)
-class Mesh:
-    """DOF bookkeeping of a rows × cols grid."""
-
-    rows: int
-    cols: int
-
-    @property
-    def ndof(self) -> int:
-        return 2 * (self.rows + 1) * (self.cols + 1)
-
-    def node(self, r: int, c: int) -> int:
-        return r * (self.cols + 1) + c
-
-    @property
-    def edofs(self) -> np.ndarray:
-        return _edofs(self.rows, self.cols)
-
-    def cell_nodes(self, r: int, c: int) -> tuple[int, int, int, int]:
-        """Corner nodes TL, TR, BR, BL of cell (r, c)."""
-        return self.node(r, c), self.node(r, c + 1), self.node(r + 1, c + 1), self.node(r + 1, c)
-
-
-@lru_cache(maxsize=32)
-def _edofs(rows: int, cols: int) -> np.ndarray:
-    r, c = np.meshgrid(np.arange(rows), np.arange(cols), indexing="ij")
-    width = cols + 1
-    nodes = np.stack([r * width + c, r * width + c + 1, (r + 1) * width + c + 1, (r + 1) * width + c], axis=-1)
-    nodes = nodes.reshape(-1, 4)
-    out = np.empty((rows * cols, 8), dtype=np.int64)
-    out[:, 0::2] = 2 * nodes
-    out[:, 1::2] = 2 * nodes + 1
-    out.setflags(write=False)
-    return out
-
-
 @lru_cache(maxsize=32)
 def _pattern(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
-    edofs = _edofs(rows, cols)
+    edofs = element_dofs(rows, cols)
     return np.repeat(edofs, 8, axis=1).ravel(), np.tile(edofs, (1, 8)).ravel()
 
 

@@ -5,7 +5,8 @@ comparable with the paper's when the reference is computed the paper's way. This
 published recipe exactly — the constants, the order of the candidate designs, the bisection that keeps
 its last evaluated point, the binarisation with ties, the first-strictly-lowest selection and the
 best-improvement swap polish (``shared/docs/sphyr-reference-optimum.md`` §6–§9) — on compiled kernels
-(:mod:`mechbench.topopt._kernels`). mechbench's own, stronger optimiser is :mod:`mechbench.topopt.simp`.
+(:mod:`mechbench.topopt._kernels`). mechbench's own, stronger optimiser is :mod:`mechbench.topopt.simp`; both
+are reached through :func:`mechbench.topopt.optimum`.
 """
 
 from __future__ import annotations
@@ -16,19 +17,15 @@ from functools import lru_cache
 
 import numpy as np
 
+from mechbench.threads import single_threaded
 from mechbench.topopt import _kernels
 from mechbench.topopt.fea import LoadCase, element_stiffness
-from mechbench.topopt.threads import single_threaded
+from mechbench.topopt.recipe import CHANGE_TOLERANCE, FILTER_RADIUS, MAX_ITERATIONS, MOVE_LIMIT, SCORING_PENALTY
 
-# The published constants (simp.py / analysis.py upstream), one place.
-FILTER_RADIUS = 1.2
-MOVE_LIMIT = 0.2
-MAX_ITERATIONS = 500
-CHANGE_TOLERANCE = 1e-3
+# The published recipe's own constants (the shared SIMP ones are in mechbench.topopt.recipe).
 WARM_START_FLOOR = 1e-3
 COLD_PENALTIES = (1.0, 2.0, 3.0)
 CONTINUATION = (1.0, 2.0, 3.0)
-SCORING_PENALTY = 3.0
 FEASIBILITY_SLACK = 1e-9
 SWAP_PASSES = 3
 SWAP_SOURCES = 16

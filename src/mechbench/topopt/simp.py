@@ -2,7 +2,7 @@
 
 Density filter (radius 1.2: a cell and its four orthogonal neighbours, weights 1.2 and 0.2), optimality-
 criteria update with bisection on the volume multiplier (move limit 0.2), at most 500 iterations, stop
-when the largest change is below 1e-3. :func:`reference_optimum` runs the published candidate set (cold
+when the largest change is below 1e-3. :func:`best_optimum` runs the published candidate set (cold
 runs at p = 1, 2, 3, a continuation 1 → 2 → 3, a warm start from each seed design), binarises every
 candidate keeping the volume, takes the best feasible one at p = 3 and polishes it with discrete
 single-cell swaps. A seed (the ground truth) is itself a candidate, so the optimum is never worse.
@@ -20,13 +20,10 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
+from mechbench.threads import single_threaded
 from mechbench.topopt.fea import E0, E_MIN, LoadCase, element_stiffness
-from mechbench.topopt.threads import single_threaded
+from mechbench.topopt.recipe import CHANGE_TOLERANCE, FILTER_RADIUS, MAX_ITERATIONS, MOVE_LIMIT
 
-FILTER_RADIUS = 1.2
-MOVE = 0.2
-MAX_ITERATIONS = 500
-TOLERANCE = 1e-3
 SWAP_CANDIDATES = 6  # per pass: the weakest solid and the most strained void cells tried pairwise
 SWAP_PASSES = 20
 
@@ -158,7 +155,7 @@ def optimise(
             dc = H.T @ (dc.ravel() * free)
             dv = H.T @ free.astype(float)
             lo, hi = 0.0, 1e9
-            move_lo, move_hi = np.maximum(0.0, x - MOVE), np.minimum(1.0, x + MOVE)
+            move_lo, move_hi = np.maximum(0.0, x - MOVE_LIMIT), np.minimum(1.0, x + MOVE_LIMIT)
             ratio = np.sqrt(np.maximum(-dc, 0.0) / np.maximum(dv, 1e-12))
             new = x
             while (hi - lo) / (hi + lo + 1e-30) > 1e-6:
@@ -172,7 +169,7 @@ def optimise(
             new = np.where(free, np.clip(x * ratio / math.sqrt(hi), move_lo, move_hi), pinned)
             change = float(np.abs(new - x)[free].max()) if free.any() else 0.0
             x = new
-            if change < TOLERANCE:
+            if change < CHANGE_TOLERANCE:
                 break
     return physical(x).reshape(rows, cols)
 
@@ -223,8 +220,8 @@ CACHE_SIZE = 4096
 
 
 @single_threaded
-def reference_optimum(problem: Problem, seeds: list[np.ndarray] | None = None) -> Design:
-    """The best design found for ``problem`` (cached by problem and seeds)."""
+def best_optimum(problem: Problem, seeds: list[np.ndarray] | None = None) -> Design:
+    """mechbench's best design for ``problem`` (cached by problem and seeds); ``reference="best"`` in SPhyR."""
     seeds = seeds or []
     key = problem.key() + "".join(hashlib.sha256(s.tobytes()).hexdigest()[:16] for s in seeds)
     if key in _CACHE:

@@ -134,3 +134,29 @@ def test_hub_streaming_fetches_only_the_shards_needed(http_server, tmp_path: Pat
     # A pinned commit is immutable: a second run needs no listing and no download.
     (root / "api").rename(root / "gone")
     assert len(openseesime(samples="3").dataset) == 3
+
+
+def test_oracle_baselines_and_the_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenSeeSimE is a full citizen: its oracle tops the scale, its baselines answer, the report shows its rows."""
+    from typer.testing import CliRunner
+
+    from mechbench.cli import app
+
+    monkeypatch.setenv("MECHBENCH_CACHE", str(tmp_path / "cache"))
+    rows = write_fixture(tmp_path / "fixture")
+    logs = tmp_path / "logs"
+    common = {"log_dir": str(logs), "display": "none"}
+    (oracle,) = inspect_eval(openseesime(data=str(tmp_path / "fixture"), oracle=True), model="mockllm/model", **common)
+    assert oracle.results.scores[0].metrics["accuracy"].value == 1.0 and oracle.stats.model_usage == {}
+    (first,) = inspect_eval(openseesime(data=str(tmp_path / "fixture")), model="mechbench/first-choice", **common)
+    assert {s.output.completion for s in first.samples} == {"A"}
+    right = sum(row["correct_choice_idx"] == 0 for row in rows)  # A is right where the first choice is
+    assert 0 < right < len(rows) and first.results.scores[0].metrics["accuracy"].value == pytest.approx(right / 6)
+    (coin,) = inspect_eval(openseesime(data=str(tmp_path / "fixture")), model="mechbench/random", **common)
+    assert {s.output.completion for s in coin.samples} <= {"A", "B", "C", "D"}
+    result = CliRunner().invoke(app, ["report", str(logs), "-o", str(tmp_path / "report")])
+    assert result.exit_code == 0, result.stderr
+    markdown = (tmp_path / "report" / "report.md").read_text()
+    assert "## Leaderboard: OpenSeeSimE" in markdown and "mechbench/first-choice" in markdown
+    assert "oracle: the ground truth" in markdown and "accuracy 1.000" in markdown
+    assert (tmp_path / "report" / "openseesime.png").is_file()

@@ -138,7 +138,10 @@ def test_every_v2_subject_with_physics_and_a_report(
         assert by_key["load_support_connected"] == 1.0 and by_key["isolated_clusters_count"] >= 0.0
         assert 0 < by_key["topology_score"] <= 1.0
     report = build_report(tmp_path / "logs")
-    assert {r["version"] for r in report.sphyr} == {version} and len(report.sphyr) == len(SUBJECTS)
+    subjects = report.benchmarks["sphyr"]["subjects"]
+    assert {r["version"] for r in subjects} == {version} and len(subjects) == len(SUBJECTS)
+    (row,) = [r for r in report.leaderboard if r["benchmark"] == "sphyr"]  # one row: the subjects pooled
+    assert row["runs"] == len(SUBJECTS) and row["samples"] == sum(r["samples"] for r in subjects)
     files = write_report(report, tmp_path / "report")
     html = Path(files["html"]).read_text()
     assert "SPhyR per subject" in html and version in html and "data:image/png;base64" in html

@@ -5,10 +5,14 @@ From the benchmark's ``evaluation-guidelines.md`` and ``benchmark-loader.py``.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from mechbench.data import DataSourceError
 
-DOMAINS = ("structural", "fluid")
-MODALITIES = ("image", "video", "text")
+Domain = Literal["structural", "fluid"]
+Modality = Literal["image", "video", "text"]
+DOMAINS: tuple[Domain, ...] = ("structural", "fluid")
+MODALITIES: tuple[Modality, ...] = ("image", "video", "text")
 
 QUESTION_TEMPLATE = "Question: {question} (True/False)\n\nAnswer with only True or False:"
 """Follows the media after a blank line (for text, the simulation report is the media)."""

@@ -9,6 +9,7 @@ import numpy as np
 from pydantic import BaseModel, ValidationError, field_validator
 
 from mechbench import safejson
+from mechbench.benchmarks.sphyr.generate import SUBJECT_KINDS
 from mechbench.benchmarks.sphyr.versions import (
     DATA_FOLDERS,
     GRID_SIZES,
@@ -26,7 +27,6 @@ from mechbench.data import (
     resolve_or_official,
     within,
 )
-from mechbench.topopt.generate import SUBJECT_KINDS
 
 SUBJECTS: tuple[str, ...] = tuple(f"{kind}_{level}" for kind in SUBJECT_KINDS for level in ("easy", "hard"))
 DEFAULT_SOURCE = "philippds/SPhyR"

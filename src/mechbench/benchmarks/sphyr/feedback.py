@@ -13,14 +13,13 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from mechbench.benchmarks.sphyr.grid import DOWN
 from mechbench.benchmarks.sphyr.judge import physics_in_worker
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, Wording, feedback_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid
-from mechbench.providers.replay import REPLAY_EXHAUSTED
 from mechbench.reliability import generate_checked
-from mechbench.replies import split_reply
-from mechbench.topopt.grid import DOWN
+from mechbench.replies import REPLAY_EXHAUSTED, split_reply
 
 OVER_BUDGET = 1.05
 UNDER_BUDGET = 0.95

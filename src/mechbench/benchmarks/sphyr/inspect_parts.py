@@ -13,6 +13,7 @@ from inspect_ai.solver import TaskState
 
 from mechbench.benchmarks.sphyr.dataset import GridRecord
 from mechbench.benchmarks.sphyr.feedback import ROUNDS_KEY, round_metric_names, round_values
+from mechbench.benchmarks.sphyr.grid import DOWN
 from mechbench.benchmarks.sphyr.judge import physics_in_worker
 from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference, metric_names
@@ -22,7 +23,6 @@ from mechbench.benchmarks.sphyr.rotation import rotate_direction, rotate_grid
 from mechbench.benchmarks.sphyr.scoring import METRIC_NAMES, score_grid
 from mechbench.reliability import INSTRUMENT_FAILURE, instrument_error
 from mechbench.replies import budget_exhausted, budget_note, split_reply
-from mechbench.topopt.grid import DOWN
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel
 
-from mechbench.topopt import Problem, reference_optimum
+from mechbench.benchmarks.sphyr.grid import DOWN, LOAD, MASK, SUPPORT, Gravity, densities, gravity_vector, load_case
+from mechbench.threads import single_threaded
+from mechbench.topopt import Problem, best_optimum
 from mechbench.topopt.fea import Solution, solve
-from mechbench.topopt.grid import DOWN, LOAD, MASK, SUPPORT, Gravity, densities, gravity_vector, load_case
-from mechbench.topopt.threads import single_threaded
 
 Reference = Literal["published", "best"]
 REFERENCES: tuple[Reference, ...] = ("published", "best")
@@ -157,11 +157,11 @@ def physics_score(
     volume, truth_volume = float(rho.mean()), float(truth_rho.mean())
     if reference == "published":
         # Imported here: it loads numba, which Inspect would otherwise pay at every start-up.
-        from mechbench.topopt.optimum_cache import cached_reference
+        from mechbench.benchmarks.sphyr.optimum_cache import cached_reference
 
         optimal, origin = cached_reference(case, free, pinned, truth_volume, truth_rho)
     else:
-        best = reference_optimum(Problem(case, free, pinned, float(truth_rho.sum())), seeds=[truth_rho])
+        best = best_optimum(Problem(case, free, pinned, float(truth_rho.sum())), seeds=[truth_rho])
         optimal, origin = min(best.compliance, theirs.compliance), best.origin
     carrying = ours.finite and solid.finite and ours.compliance <= LOAD_CARRYING_FACTOR * solid.compliance
     score = PhysicsScore(

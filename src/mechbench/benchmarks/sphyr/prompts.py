@@ -16,7 +16,8 @@ from typing import Literal
 Grid = list[list[str]]
 PromptStyle = Literal["default", "physics_enhanced", "physics_neutral"]
 PROMPT_STYLES: tuple[PromptStyle, ...] = ("default", "physics_enhanced", "physics_neutral")
-WORDINGS = ("mechbench", "upstream")
+WordingName = Literal["mechbench", "upstream"]
+WORDINGS: tuple[WordingName, ...] = ("mechbench", "upstream")
 
 TEMPLATE = """You are given a structural material distribution represented as a grid. Each cell can have one of the following states:
 - 'L' indicates applied load.

@@ -23,12 +23,12 @@ from typing import Any
 
 from mechbench.benchmarks.sphyr.dataset import GridRecord, read_records
 from mechbench.benchmarks.sphyr.feedback import feedback_lines
+from mechbench.benchmarks.sphyr.grid import DOWN
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, physics_score
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, build_prompt, feedback_prompt, is_hard
 from mechbench.benchmarks.sphyr.rotation import rotate_direction, rotate_grid
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid
 from mechbench.replies import split_reply
-from mechbench.topopt.grid import DOWN
 
 Grid = list[list[str]]
 REWARD_METRIC = "topology_score"

@@ -19,8 +19,8 @@ from mechbench.benchmarks.structural_eval.prompts import PromptStyle, feedback, 
 from mechbench.benchmarks.structural_eval.scoring import Scoring
 from mechbench.benchmarks.structural_eval.structured import PartialCredit, framecalc_response_schema
 from mechbench.frame import FrameModel
-from mechbench.providers.replay import REPLAY_EXHAUSTED
 from mechbench.reliability import INSTRUMENT_FAILURE, generate_checked, judge_limiter
+from mechbench.replies import REPLAY_EXHAUSTED
 
 ATTEMPTS_KEY = "structural_eval_attempts"
 

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from mechbench.benchmarks.sphyr.grid import load_case
 from mechbench.topopt.fea import solve
-from mechbench.topopt.grid import load_case
 from mechbench.topopt.simp import Problem, optimise
 
 SUBJECT_KINDS = (

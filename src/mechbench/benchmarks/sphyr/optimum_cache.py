@@ -19,7 +19,8 @@ import numpy as np
 
 from mechbench.paths import default_cache
 from mechbench.topopt.fea import LoadCase
-from mechbench.topopt.reference import FILTER_RADIUS, SCORING_PENALTY, ReferenceProblem, reference_optimum
+from mechbench.topopt.recipe import FILTER_RADIUS, SCORING_PENALTY
+from mechbench.topopt.reference import ReferenceProblem, reference_optimum
 
 RECIPE = "sphyr-published-1"
 MEMORY_SIZE = 8192

@@ -11,6 +11,9 @@ the question is not asked of that simulation:
   elastic", a fractured brittle part and "plastic deformation") is not asked of it.
 
 Questions that mechbench's simulations cannot make both True and False are not asked at all (:data:`NOT_ASKED`).
+
+Kept as one module (~650 lines): every question's rule, threshold, margin and evidence sit side by side, which
+is how a reviewer checks that the key is decided with margin and consistently across questions.
 """
 
 from __future__ import annotations

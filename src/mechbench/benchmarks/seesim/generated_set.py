@@ -1,7 +1,7 @@
 """A generated SeeSim set in the published layout: simulations, their media and the answers read from them.
 
 ``benchmark/qa-benchmark-with-qids.json`` holds the questions and, per file, the answers of the questions the
-generator can vary (:mod:`mechbench.simulation.answers`); ``data/{structural,fluid}/{images,videos,text}``
+generator can vary (:mod:`mechbench.benchmarks.seesim.rules`); ``data/{structural,fluid}/{images,videos,text}``
 hold ``File_<k>.png|gif|txt``. Fluid question files are keyed ``File_<k + 6>`` as in the published set.
 ``generated.json`` records every simulation's set-up, computed facts, answers with their evidence (the deciding
 value, its threshold, what it is, where a reader sees it) and the questions not asked of it with the reason, and
@@ -18,19 +18,19 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from mechbench.benchmarks.seesim import rules
 from mechbench.benchmarks.seesim.dataset import BENCHMARK_FILE, benchmark_root, official_source, read_blocks
 from mechbench.benchmarks.seesim.protocol import DOMAINS, FLUID_FILE_OFFSET
+from mechbench.benchmarks.seesim.scenarios import draw_setup, template_order
 from mechbench.data import DataSourceError
 from mechbench.errors import MechbenchError
 from mechbench.executor import run_batch
-from mechbench.simulation import answers as rules
 from mechbench.simulation import flow, structural
 from mechbench.simulation.media import flow_image, flow_video, structural_image, structural_video
 from mechbench.simulation.precision import rounded
 from mechbench.simulation.reports import flow_report, structural_report
-from mechbench.simulation.scenarios import draw_setup, template_order
 from mechbench.simulation.units import flow_units
-from mechbench.topopt.threads import one_blas_thread
+from mechbench.threads import one_blas_thread
 
 GENERATOR_VERSION = "2"
 """Bumped whenever the same seed would give different simulations or answers."""

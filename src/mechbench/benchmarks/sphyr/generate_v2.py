@@ -19,8 +19,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from mechbench.benchmarks.sphyr.grid import load_case
 from mechbench.benchmarks.sphyr.versions import GENERATION_VOLUME_FRACTION
-from mechbench.topopt.grid import load_case
 from mechbench.topopt.reference import ReferenceProblem, binarise, reference_optimum
 
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -115,7 +115,7 @@ def generate_sphyr_v2(
     n: int, seed: int, size: int = 10, subjects: list[str] | None = None, run: Callable | None = None
 ) -> dict[str, list[dict]]:
     """``n`` records per subject (all 16 unless ``subjects``) on ``size``×``size`` grids, reproducible from ``seed``."""
-    from mechbench.topopt.generate import subject_kinds
+    from mechbench.benchmarks.sphyr.generate import subject_kinds
 
     run = run or (lambda fn, jobs: [fn(job) for job in jobs])
     accepted: list[dict] = []

@@ -1,0 +1,81 @@
+"""The OpenSeeSimE task (``inspect eval mechbench/openseesime``): data, solver, scorer, provenance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspect_ai import Task, task
+
+from mechbench.arguments import validated
+from mechbench.benchmarks.openseesime.dataset import Domain, Subset, stream_questions
+from mechbench.benchmarks.openseesime.dataset import dataset_id as openseesime_id
+from mechbench.benchmarks.openseesime.dataset import default_revision as openseesime_revision
+from mechbench.benchmarks.openseesime.inspect_parts import openseesime_scorer
+from mechbench.benchmarks.openseesime.inspect_parts import to_dataset as openseesime_dataset
+from mechbench.benchmarks.openseesime.protocol import TEMPERATURE as OPENSEESIME_TEMPERATURE
+from mechbench.benchmarks.openseesime.protocol import VIDEO_FRAMES as OPENSEESIME_FRAMES
+from mechbench.data import describe_source, files_sha256, redact_url
+from mechbench.errors import UsageError
+from mechbench.oracle import oracle_answer
+from mechbench.plugins import check_builtin_model
+from mechbench.reliability import generate_config, reliable_generate
+from mechbench.run_guard import guard_run
+
+
+@task
+@validated
+def openseesime(
+    domain: Domain = "structural",
+    subset: Subset = "mini",
+    data: str | None = None,
+    revision: str | None = None,
+    samples: str = "all",
+    max_tokens: int = 8192,
+    oracle: bool = False,
+) -> Task:
+    """OpenSeeSimE: multiple-choice questions on parametric simulations (SeeSim's successor).
+
+    Args:
+        domain: ``structural`` or ``fluid``.
+        subset: ``mini`` and ``small`` (the publisher's stratified subsets) or ``full`` (~175 GB, streamed).
+        data: a folder of parquet shards or a Hugging Face dataset id (default: the publisher's for the domain
+            and subset).
+        revision: dataset revision (default: the pinned commit where one is known, else main).
+        samples: ``all`` or the first N questions (only the shards they come from are downloaded).
+        max_tokens: generation limit, reasoning included.
+        oracle: answer every question with its correct letter, call no model (the top of the scale).
+    """
+    guard_run()
+    if not oracle:
+        check_builtin_model("openseesime")
+    try:
+        limit = None if str(samples) == "all" else int(samples)
+    except ValueError:
+        raise UsageError(f"samples must be 'all' or a number, got {samples!r}") from None
+    source = data or openseesime_id(domain, subset)
+    rev = revision or openseesime_revision(source)
+    questions, shards = [], []
+    for question, shard in stream_questions(source, rev, limit):
+        questions.append(question)
+        if shard not in shards:
+            shards.append(shard)
+    if not questions:
+        raise UsageError(f"no OpenSeeSimE questions in {redact_url(source)}")
+    media = sorted({Path(q.media) for q in questions})
+    return Task(
+        dataset=openseesime_dataset(questions, domain),
+        solver=oracle_answer() if oracle else reliable_generate(),
+        scorer=openseesime_scorer(),
+        config=generate_config(max_tokens=max_tokens, temperature=OPENSEESIME_TEMPERATURE),
+        metadata={
+            "benchmark": "openseesime",
+            "domain": domain,
+            "subset": subset,
+            "data_source": describe_source(source),
+            "revision": rev if data is None or not Path(str(data)).is_dir() else None,
+            "shards": shards,
+            "data_sha256": files_sha256(media),
+            "oracle": oracle,
+            "protocol": f"multiple choice, first-line answer, {OPENSEESIME_FRAMES} centred video frames, temperature 0",
+        },
+    )

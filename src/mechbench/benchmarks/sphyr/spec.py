@@ -1,0 +1,49 @@
+"""SPhyR as a mechbench plug-in: its task (and suite), report, baselines, published results as replies, demo."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import eval as inspect_eval
+
+from mechbench.benchmarks.sphyr.baselines import BASELINES
+from mechbench.benchmarks.sphyr.replay import RESULTS_SUFFIX, published_completions
+from mechbench.benchmarks.sphyr.report import REPORT
+from mechbench.benchmarks.sphyr.task import sphyr, sphyr_suite
+from mechbench.plugins import BenchmarkSpec, ReplayReader, register
+
+DEMO_BASELINES = ("empty", "solid", "random")
+
+
+def _published_results(path: Path) -> bool:
+    return path.is_dir() or path.name.endswith(RESULTS_SUFFIX)
+
+
+def demo(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None]) -> list[Any]:
+    """Every subject of the bundled set with the empty, solid and random baselines, physics on."""
+    logs: list[Any] = []
+    for baseline in DEMO_BASELINES:
+        step(f"SPhyR: 16 subjects × 8 generated samples, baseline {baseline}, physics on")
+        logs += inspect_eval(
+            sphyr_suite("all", data="bundled"), model=f"mechbench/{baseline}", max_tasks=4, **eval_kwargs
+        )
+    return logs
+
+
+SPEC = register(
+    BenchmarkSpec(
+        name="sphyr",
+        title="SPhyR",
+        task=sphyr,
+        report=REPORT,
+        order=20,
+        listing=Path(__file__).with_name("eval.yaml"),
+        baselines=BASELINES,
+        replay_readers=(ReplayReader(_published_results, published_completions),),
+        demo=demo,
+        demo_models="mechbench/" + ", ".join(DEMO_BASELINES),
+        exports={"sphyr_suite": sphyr_suite},
+    )
+)

@@ -1,0 +1,177 @@
+"""StructuralEval in the report: the weighted-accuracy leaderboard, the diagnostic ladder, failed answers drawn."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from mechbench.figures import png, side_by_side
+from mechbench.plain_text import plain_text
+from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, first_score, run_row
+from mechbench.shown import shown
+
+LADDER_STEPS = ("geometry", "supports", "hinges", "loads", "correct")
+"""The diagnostic ladder: the first check an answer fails (``correct``: none)."""
+LADDER_COLOURS = {
+    "geometry": "#c0392b",
+    "supports": "#e67e22",
+    "hinges": "#f1c40f",
+    "loads": "#7fb3d5",
+    "correct": "#27ae60",
+}
+MAX_FAILURES_DRAWN = 4
+
+
+def headline(sample: Any) -> tuple[str, float, float] | None:
+    """Weighted accuracy: each task's score weighted by its difficulty (the published aggregate)."""
+    score = first_score(sample)
+    if score is None or not isinstance(score.value, int | float) or math.isnan(float(score.value)):
+        return None
+    return "weighted accuracy", float(score.value), float(sample.metadata.get("difficulty", 1) or 1)
+
+
+def _prompt_style(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
+    return str(meta.get("prompt_style") or args.get("prompt_style") or args.get("prompt") or "standard")
+
+
+def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
+    """The settings that make two runs comparable."""
+    return (
+        f"{meta.get('protocol', 'mechbench')} protocol, prompt {_prompt_style(args, meta)}, "
+        f"{meta.get('scoring', 'strict')} scoring, {args.get('max_retries', 2)} retries"
+    )
+
+
+def rows(log: Any, run: Any) -> Rows:
+    """The run's metrics, each task's ladder step, and its first failed answers."""
+    ladder, failures = [], []
+    for sample in log.samples or []:
+        score = first_score(sample)
+        if score is None:
+            continue
+        step = str((score.metadata or {}).get("step", "none"))
+        ladder.append({"model": run.model, "difficulty": str(sample.metadata.get("difficulty")), "step": step})
+        if step != "correct" and len(failures) < MAX_FAILURES_DRAWN and score.answer:
+            failures.append(
+                {
+                    "model": run.model,
+                    "id": sample.id,
+                    "step": step,
+                    "explanation": shown(score.explanation),
+                    "answer": score.answer,
+                    "truth": sample.target,
+                }
+            )
+    meta = log.eval.metadata or {}
+    runs = [run_row(run, prompt=_prompt_style(run.task_args, meta), scoring=meta.get("scoring"))]
+    return {"runs": runs, "ladder": ladder, "failures": failures}
+
+
+def ladder_counts(data: Rows) -> list[dict[str, Any]]:
+    """Tasks per model, difficulty and ladder step."""
+    counts: dict[tuple[str, str], Counter] = {}
+    for entry in data.get("ladder", []):
+        counts.setdefault((entry["model"], entry["difficulty"]), Counter())[entry["step"]] += 1
+    return [{"model": m, "difficulty": d, **dict(c)} for (m, d), c in sorted(counts.items())]
+
+
+def tables(data: Rows) -> list[Table]:
+    """Each run's metrics, and the ladder's counts."""
+    columns = [
+        ("model", "model"),
+        ("prompt", "prompt"),
+        ("scoring", "scoring"),
+        ("weighted_accuracy", "weighted acc."),
+        ("mean_ratio", "mean ratio"),
+        ("beam", "beam"),
+        ("frame", "frame"),
+        ("truss", "truss"),
+        ("exact_success", "exact"),
+        ("unparsable_replies", "unparsable"),
+        ("budget_exhausted_replies", "budget exhausted"),
+        ("samples", "tasks"),
+    ]
+    ladder = [Column("model", "model"), Column("difficulty", "difficulty"), *[Column(s, s) for s in LADDER_STEPS]]
+    return [
+        ("StructuralEval", data.get("runs", []), [Column(k, h) for k, h in columns]),
+        ("StructuralEval ladder (counts)", ladder_counts(data), ladder),
+    ]
+
+
+@plain_text
+def ladder_figure(data: Rows) -> bytes | None:
+    """Stacked shares of the ladder's steps per model and difficulty."""
+    bars = ladder_counts(data)
+    if not bars:
+        return None
+    figure = Figure(figsize=(max(6, 0.6 * len(bars) + 2), 4.5))
+    ax = figure.add_subplot()
+    bottom = np.zeros(len(bars))
+    totals = np.array([max(sum(b.get(s, 0) for s in LADDER_STEPS), 1) for b in bars], dtype=float)
+    for step in LADDER_STEPS:
+        values = np.array([b.get(step, 0) for b in bars]) / totals
+        ax.bar(range(len(bars)), values, bottom=bottom, color=LADDER_COLOURS[step], label=step)
+        bottom += values
+    labels = [f"{b['model']}\ndifficulty {b['difficulty']}" for b in bars]
+    ax.set_xticks(range(len(bars)), labels, fontsize=7, rotation=45, ha="right")
+    ax.set_ylabel("share of tasks")
+    ax.set_title("StructuralEval: the first check each answer fails, by model and difficulty")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
+    return png(figure)
+
+
+def figures(data: Rows) -> list[Picture]:
+    """The ladder."""
+    return [("structural_ladder.png", "StructuralEval ladder", ladder_figure(data))]
+
+
+@plain_text
+def failure_figures(data: Rows) -> list[Picture]:
+    """Failed answers drawn beside the ground truth (evidence, folded away under the ladder)."""
+    from mechbench.frame.render import render_figure
+
+    out: list[Picture] = []
+    for failure in data.get("failures", [])[:MAX_FAILURES_DRAWN]:
+        try:
+            answer, truth = json.loads(failure["answer"]), json.loads(failure["truth"])
+            images = [
+                png(render_figure(m, title=t, dimensions=True))
+                for m, t in ((answer, "model's answer"), (truth, "ground truth"))
+            ]
+        except Exception:  # an answer the drawing cannot show is simply not drawn
+            continue
+        caption = f"{failure['model']} · {failure['id']}: {failure['explanation']}"
+        out.append((f"failure_{len(out)}.png", caption, side_by_side(images)))
+    return out
+
+
+REPORT = ReportSpec(
+    headline=headline,
+    setting=setting,
+    rows=rows,
+    tables=tables,
+    figures=figures,
+    folded=failure_figures,
+    folded_title="failed answers drawn beside the truth",
+    glossary=(
+        (
+            "weighted accuracy",
+            "each task scores 1 when the solver finds the drawn structure's reactions and largest "
+            "moment from the model's JSON (partial credit for a share of them), weighted by the task's difficulty; "
+            "higher is better",
+        ),
+        (
+            "ladder",
+            "the first check a wrong answer fails: geometry, supports, hinges, loads; 'correct' passed them "
+            "all; difficulty runs from 1 (a simple beam) to 5 (larger frames and trusses)",
+        ),
+        ("unparsable", "replies with no FrameCalc JSON that could be read"),
+        ("budget exhausted", "replies cut off by the output-token limit before an answer"),
+    ),
+)

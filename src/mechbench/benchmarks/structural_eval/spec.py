@@ -1,0 +1,23 @@
+"""StructuralEval as a mechbench plug-in: its task, report, listing and demo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mechbench.benchmarks.structural_eval import demo
+from mechbench.benchmarks.structural_eval.report import REPORT
+from mechbench.benchmarks.structural_eval.task import structural_eval
+from mechbench.plugins import BenchmarkSpec, register
+
+SPEC = register(
+    BenchmarkSpec(
+        name="structural_eval",
+        title="StructuralEval",
+        task=structural_eval,
+        report=REPORT,
+        order=10,
+        listing=Path(__file__).with_name("eval.yaml"),
+        demo=demo.run,
+        demo_models="the ground truth (oracle) and mechbench/replay of planted mistakes",
+    )
+)

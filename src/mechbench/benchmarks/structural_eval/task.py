@@ -1,0 +1,122 @@
+"""The StructuralEval task (``inspect eval mechbench/structural_eval``): data, solver, scorer, provenance."""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+
+from mechbench.arguments import renamed, validated
+from mechbench.benchmarks.structural_eval.dataset import (
+    DEFAULT_SOURCE,
+    data_files,
+    load_tasks,
+    official_copy,
+    official_source,
+)
+from mechbench.benchmarks.structural_eval.inspect_parts import structural_scorer, structural_solver
+from mechbench.benchmarks.structural_eval.inspect_parts import to_dataset as structural_dataset
+from mechbench.benchmarks.structural_eval.official_protocol import read_protocol
+from mechbench.benchmarks.structural_eval.prompts import PromptStyle
+from mechbench.benchmarks.structural_eval.scoring import DEFAULT_TOLERANCE, Scoring
+from mechbench.benchmarks.structural_eval.structured import (
+    LEADERBOARD_PARTIAL_CREDIT,
+    LEADERBOARD_TEMPERATURES,
+    PartialCredit,
+    Protocol,
+)
+from mechbench.data import describe_source, files_sha256
+from mechbench.errors import UsageError
+from mechbench.plugins import check_builtin_model
+from mechbench.reliability import generate_config
+from mechbench.run_guard import guard_run
+
+
+@task
+@validated
+def structural_eval(
+    data: str | None = None,
+    prompt_style: PromptStyle = "standard",
+    max_retries: int = 2,
+    filter: str | None = None,
+    tolerance: float = DEFAULT_TOLERANCE,
+    scoring: Scoring = "strict",
+    oracle: bool = False,
+    max_tokens: int = 8192,
+    protocol: Protocol = "mechbench",
+    temperature_first: float | None = None,
+    temperature_retry: float | None = None,
+    partial_credit: PartialCredit | None = None,
+    structured: bool = False,
+    revision: str | None = None,
+    prompt: PromptStyle | None = None,
+    debug: bool | None = None,
+) -> Task:
+    """StructuralEval: read a drawing, write the structure as FrameCalc JSON; the solver decides.
+
+    Args:
+        data: folder in the official layout (``data/raw_models``, ``data/ground_truth_meta``,
+            ``data/images``), an archive URL, ``bundled``, or a Hugging Face dataset id (default: the
+            official repository at a pinned revision).
+        prompt_style: ``standard``, ``reasoning`` or ``strict``.
+        max_retries: extra attempts after a wrong answer, each with one feedback message.
+        filter: keep tasks whose id contains this (e.g. ``beam``).
+        tolerance: relative tolerance of the reaction comparison (absolute floor 1e-3).
+        scoring: ``strict`` (reactions per support and component, and max |M|) or ``legacy``.
+        oracle: answer with the ground-truth model, call no model (every task must score 1.0).
+        max_tokens: generation limit.
+        protocol: ``mechbench`` (mechbench's prompts and feedback) or ``official`` (the maintainers' runner:
+            its prompt as the system message, its instruction, feedback and retry wording, read at run time
+            from the official copy; temperatures and partial credit of the leaderboard's release).
+        temperature_first: temperature of the first attempt (official default 0.1; mechbench: the provider's).
+        temperature_retry: temperature of the retries (official default 0.4).
+        partial_credit: ``last`` (the leaderboard release: partial credit only from the last attempt) or
+            ``best`` (the best attempt; mechbench's default).
+        structured: ask for JSON-schema output (providers that support it) with the FrameCalc schema.
+        revision: commit, tag or branch of the official repository (default: the pinned one).
+        prompt: the old name of ``prompt_style`` (still read, with a deprecation message).
+        debug: the old name of ``oracle`` (still read, with a deprecation message).
+    """
+    guard_run()
+    prompt_style = renamed("prompt", "prompt_style", prompt, prompt_style, "standard")
+    oracle = renamed("debug", "oracle", debug, oracle, False)
+    if not oracle:
+        check_builtin_model("structural_eval")
+    credit = partial_credit or (LEADERBOARD_PARTIAL_CREDIT if protocol == "official" else "best")
+    if max_retries < 0 or not 0 < tolerance < 1:
+        raise UsageError("max_retries must be >= 0 and tolerance between 0 and 1")
+    if data is None and revision is not None:
+        data = official_source(revision)
+    tasks = load_tasks(data, filter=filter)
+    official = read_protocol(official_copy(data)) if protocol == "official" else None
+    first, retry = LEADERBOARD_TEMPERATURES if official else (None, None)
+    first = temperature_first if temperature_first is not None else first
+    retry = temperature_retry if temperature_retry is not None else retry
+    temperatures = (first, retry if retry is not None else first) if first is not None else None
+    return Task(
+        dataset=structural_dataset(tasks, prompt_style, official),  # type: ignore[arg-type]
+        solver=structural_solver(
+            max_retries=max_retries,
+            tolerance=tolerance,
+            scoring=scoring,  # type: ignore[arg-type]
+            debug=oracle,
+            official=official,
+            temperatures=temperatures,  # type: ignore[arg-type]
+            structured=structured,
+        ),
+        scorer=structural_scorer(partial_credit=credit),  # type: ignore[arg-type]
+        config=generate_config(max_tokens=max_tokens),
+        metadata={
+            "benchmark": "structural_eval",
+            "prompt_style": prompt_style,
+            "oracle": oracle,
+            "scoring": scoring,
+            "tolerance": tolerance,
+            "protocol": protocol,
+            "partial_credit": credit,
+            "temperatures": list(temperatures) if temperatures else None,
+            "structured": structured,
+            "data_source": describe_source(data) if data is not None else DEFAULT_SOURCE,
+            "data_sha256": files_sha256(data_files(data)),
+            "official_texts": official.sources if official else None,
+            "official_runner_temperatures": list(official.runner_temperatures or ()) if official else None,
+        },
+    )
