@@ -428,8 +428,13 @@ def report(
 PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
+FORWARDED_SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP")
+"""Signals ``mechbench eval`` passes on to its Inspect child, so stopping it never leaves an orphan running."""
+
+
 def _run_inspect(argv: list[str]) -> None:
     import os
+    import signal
     import subprocess
 
     from mechbench.data import SECRET_URLS_VARIABLE
@@ -437,9 +442,24 @@ def _run_inspect(argv: list[str]) -> None:
 
     argv, secret_urls = mask_task_urls(argv)
     env = {**os.environ, SECRET_URLS_VARIABLE: json.dumps(secret_urls)} if secret_urls else None
-    command = [sys.executable, "-m", "inspect_ai", *argv]
+    # -P: the current folder is not put on the child's sys.path, so a module lying there (a dataset copy run
+    # with -T data=.) is never imported in place of one Inspect needs.
+    command = [sys.executable, "-P", "-m", "inspect_ai", *argv]
     typer.echo("+ inspect " + shown_command(argv), err=True)
-    raise typer.Exit(subprocess.run(command, env=env).returncode)
+    child = subprocess.Popen(command, env=env)
+
+    def forward(signum: int, frame: object) -> None:
+        if child.poll() is None:
+            child.send_signal(signum)
+
+    handled = [getattr(signal, name) for name in FORWARDED_SIGNALS if hasattr(signal, name)]
+    previous = {signum: signal.signal(signum, forward) for signum in handled}
+    try:
+        code = child.wait()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    raise typer.Exit(code if code >= 0 else 128 - code)
 
 
 @app.command("eval", context_settings=PASS_THROUGH)

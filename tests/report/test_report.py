@@ -172,3 +172,29 @@ def test_the_report_leads_with_leaderboards_and_fits_a_laptop_screen(logs: Path,
     title = done.stdout.split("<title>", 1)[1].split("</title>", 1)[0]
     scroll, width = (int(v) for v in title.split("x"))
     assert scroll <= width, f"the page is {scroll} px wide in a {width} px window"
+
+
+def test_odd_logs_never_stop_the_report(logs: Path, tmp_path: Path) -> None:
+    """Difficulties that are not positive numbers, and model names with pipes, markup, a lone surrogate and ANSI
+    escapes: the report is written, the weights fall back to 1, the text is escaped and one line per cell."""
+    from inspect_ai.log import read_eval_log, write_eval_log
+
+    copy = tmp_path / "logs"
+    copy.mkdir()
+    odd = "evil|model<script>\ud800\x1b[31m\nnext"
+    for path in logs.glob("*.eval"):
+        log = read_eval_log(str(path))
+        if (log.eval.metadata or {}).get("benchmark") == "structural_eval":
+            log.eval.model = odd
+            for k, sample in enumerate(log.samples):
+                sample.metadata["difficulty"] = ["hard", 0, None, float("nan")][k % 4]
+        write_eval_log(log, str(copy / path.name))
+    result = runner.invoke(app, ["report", str(copy), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.stderr
+    markdown = (tmp_path / "out" / "report.md").read_text()
+    assert "<script>" not in markdown and "\x1b" not in markdown and "evil\\|model&lt;script&gt;" in markdown
+    page = (tmp_path / "out" / "report.html").read_text()
+    assert "<script>" not in page
+    data = json.loads((tmp_path / "out" / "report.json").read_text())
+    rows = [r for r in data["leaderboard"] if r["benchmark"] == "structural_eval"]
+    assert rows and all(0.0 <= r["value"] <= 1.0 for r in rows) and not data["skipped_logs"]

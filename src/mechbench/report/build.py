@@ -110,6 +110,8 @@ Z95 = 1.959963984540054
 def interval(values: list[float], weights: list[float]) -> tuple[float, float]:
     """Weighted mean and the half-width of its normal-approximation 95 % interval (NaN for one sample)."""
     total = sum(weights)
+    if not total:
+        return math.nan, math.nan
     mean = sum(w * v for v, w in zip(values, weights, strict=True)) / total
     if len(values) < 2:
         return mean, math.nan
@@ -182,33 +184,50 @@ def _references(benchmark: str, runs: list[Run]) -> list[dict[str, Any]]:
     ]
 
 
+def _headlines(entry: plugins.BenchmarkSpec, log: EvalLog) -> list[tuple[str, float, float]]:
+    out = []
+    for sample in log.samples or []:
+        headline = entry.report.headline(sample)
+        if headline is not None:
+            out.append(headline)
+    return out
+
+
 def build_report(log_dir: str | Path) -> Report:
-    """Read every Inspect log under ``log_dir`` (any models, any benchmarks)."""
+    """Read every Inspect log under ``log_dir`` (any models, any benchmarks).
+
+    A log that cannot be read, did not finish, or holds something its benchmark's report cannot use is listed
+    under the logs left out, with the reason; the others are reported.
+    """
     runs: list[Run] = []
     skipped: list[str] = []
     pools: dict[tuple[str, str, str, str], _Pool] = {}
     sections: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for info in list_eval_logs(str(log_dir)):
+        name = shown(info.name)
         try:
             log = read_eval_log(info.name)
         except Exception as error:  # a broken log is listed as left out, never fatal to the report
-            skipped.append(f"{info.name}: {type(error).__name__}")
+            skipped.append(f"{name}: {type(error).__name__}")
             continue
         if log.status != "success" or log.results is None:
-            skipped.append(f"{info.name}: status {log.status}")
+            skipped.append(f"{name}: status {log.status}")
             continue
-        run = _run(log, info.name)
+        try:  # everything a log gives is read before any of it is kept, so an odd log leaves no half
+            run = _run(log, info.name)
+            entry = plugins.spec(run.benchmark)
+            if entry is not None:
+                setting = str(shown(entry.report.setting(log.eval.task_args or {}, log.eval.metadata or {})))
+                headlines = _headlines(entry, log)
+                rows = entry.report.rows(log, run)
+        except Exception as error:
+            skipped.append(f"{name}: cannot be reported ({type(error).__name__}: {shown(str(error))})")
+            continue
         runs.append(run)
-        entry = plugins.spec(run.benchmark)
         if entry is None:  # another package's task: listed with the runs, no leaderboard of its own
             continue
-        setting = str(shown(entry.report.setting(log.eval.task_args or {}, log.eval.metadata or {})))
         touched: set[tuple[str, str, str, str]] = set()
-        for sample in log.samples or []:
-            headline = entry.report.headline(sample)
-            if headline is None:
-                continue
-            metric, value, weight = headline
+        for metric, value, weight in headlines:
             key = (run.benchmark, run.model, setting, run.data)
             if key in pools and pools[key].metric != metric:  # with and without physics (SPhyR): never one row
                 key = (run.benchmark, run.model, f"{setting} ({metric})", run.data)
@@ -221,8 +240,8 @@ def build_report(log_dir: str | Path) -> Report:
             if run.data_sha256:
                 pools[key].digests.add(run.data_sha256)
         section = sections.setdefault(run.benchmark, {})
-        for name, rows in entry.report.rows(log, run).items():
-            section.setdefault(name, []).extend(rows)
+        for table, table_rows in rows.items():
+            section.setdefault(table, []).extend(table_rows)
     references = [
         row for benchmark in sections for row in _references(benchmark, [r for r in runs if r.benchmark == benchmark])
     ]

@@ -14,6 +14,7 @@ from typing import Any
 from mechbench import plugins
 from mechbench.plugins import Column
 from mechbench.report.build import Report
+from mechbench.shown import clean
 
 
 def _fmt(value: Any) -> str:
@@ -22,13 +23,19 @@ def _fmt(value: Any) -> str:
     return "—" if value is None else str(value)
 
 
+def _cell(value: Any) -> str:
+    """A Markdown table cell: pipes escaped, one line, no raw HTML."""
+    text = clean(_fmt(value)).replace("\\", "\\\\").replace("|", "\\|")
+    return html.escape(" ".join(text.split()), quote=False)
+
+
 def _table(rows: list[dict[str, Any]], columns: list[Column]) -> tuple[str, str]:
     """Markdown and HTML of one table."""
-    head = "| " + " | ".join(c.heading for c in columns) + " |\n|" + "---|" * len(columns) + "\n"
-    body = "".join("| " + " | ".join(_fmt(r.get(c.key)) for c in columns) + " |\n" for r in rows)
+    head = "| " + " | ".join(_cell(c.heading) for c in columns) + " |\n|" + "---|" * len(columns) + "\n"
+    body = "".join("| " + " | ".join(_cell(r.get(c.key)) for c in columns) + " |\n" for r in rows)
     cells = "".join(f"<th>{html.escape(c.heading)}</th>" for c in columns)
     trs = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(_fmt(r.get(c.key)))}</td>" for c in columns) + "</tr>" for r in rows
+        "<tr>" + "".join(f"<td>{html.escape(clean(_fmt(r.get(c.key))))}</td>" for c in columns) + "</tr>" for r in rows
     )
     return head + body, f"<table><thead><tr>{cells}</tr></thead><tbody>{trs}</tbody></table>"
 
@@ -105,7 +112,7 @@ class _Page:
         self.html: list[str] = ["<h1>mechbench report</h1>"]
 
     def note(self, text: str) -> None:
-        self.md += [text, ""]
+        self.md += [_cell(text), ""]
         self.html.append(f"<p class='note'>{html.escape(text)}</p>")
 
     def heading(self, markdown: str, title: str) -> None:
@@ -124,7 +131,7 @@ class _Page:
         if png is None:
             return
         (self.out / name).write_bytes(png)
-        self.md += [f"![{caption}]({name})", ""]
+        self.md += [f"![{_cell(caption).replace('[', '(').replace(']', ')')}]({name})", ""]
         encoded = base64.b64encode(png).decode("ascii")
         self.html.append(
             f'<figure><img alt="{html.escape(caption)}" src="data:image/png;base64,{encoded}">'
@@ -138,7 +145,7 @@ class _Page:
         self.html.append("</details>")
 
     def glossary(self, title: str, entries: tuple[tuple[str, str], ...]) -> None:
-        self.md += [f"**{title}: what the numbers mean**", "", *[f"- *{k}*: {v}" for k, v in entries], ""]
+        self.md += [f"**{title}: what the numbers mean**", "", *[f"- *{k}*: {_cell(v)}" for k, v in entries], ""]
         items = "".join(f"<li><b>{html.escape(k)}</b>: {html.escape(v)}</li>" for k, v in entries)
         self.html.append(
             f"<details><summary>{html.escape(title)}: what the numbers mean</summary><ul>{items}</ul></details>"
@@ -195,7 +202,7 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
     page.table("Runs", runs, RUN_COLUMNS)
     page.unfold()
     if report.skipped_logs:
-        page.md += ["## Logs left out", "", *[f"- {s}" for s in report.skipped_logs], ""]
+        page.md += ["## Logs left out", "", *[f"- {_cell(s)}" for s in report.skipped_logs], ""]
         items = "".join(f"<li>{html.escape(s)}</li>" for s in report.skipped_logs)
         page.html.append(f"<details><summary>Logs left out</summary><ul>{items}</ul></details>")
     paths = {"md": out / "report.md", "html": out / "report.html", "json": out / "report.json"}

@@ -33,7 +33,16 @@ def headline(sample: Any) -> tuple[str, float, float] | None:
     score = first_score(sample)
     if score is None or not isinstance(score.value, int | float) or math.isnan(float(score.value)):
         return None
-    return "weighted accuracy", float(score.value), float(sample.metadata.get("difficulty", 1) or 1)
+    return "weighted accuracy", float(score.value), difficulty_weight(sample.metadata.get("difficulty"))
+
+
+def difficulty_weight(value: Any) -> float:
+    """A task's weight: its difficulty, or 1 where a log holds none that is a positive number."""
+    try:
+        weight = float(value)
+    except (TypeError, ValueError):
+        return 1.0
+    return weight if math.isfinite(weight) and weight > 0 else 1.0
 
 
 def _prompt_style(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:

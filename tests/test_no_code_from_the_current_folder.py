@@ -1,0 +1,74 @@
+"""Nothing from the folder a user runs in is imported, and stopping ``mechbench eval`` stops its Inspect child."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # whole Inspect runs in subprocesses
+
+PLANTED = ("click", "yaml", "rich", "httpx", "numpy", "inspect_ai", "typer", "pydantic")
+
+
+def _plant(folder: Path) -> Path:
+    """Modules named like ones mechbench and Inspect import, each writing a marker if it is ever run."""
+    marker = folder / "PLANTED_CODE_RAN"
+    for name in PLANTED:
+        (folder / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write({name!r} + '\\n')\n")
+    return marker
+
+
+@pytest.mark.parametrize("entry", ["command", "module"])
+def test_a_module_in_the_current_folder_is_never_imported(tmp_path: Path, entry: str) -> None:
+    marker = _plant(tmp_path)
+    start = (
+        [str(Path(sys.executable).parent / "mechbench")] if entry == "command" else [sys.executable, "-m", "mechbench"]
+    )
+    task = ["eval", "structural_eval", "-T", "data=bundled", "-T", "oracle=true", "-T", "filter=beam_001"]
+    done = subprocess.run(
+        [*start, *task, "--model", "mockllm/model", "--log-dir", str(tmp_path / "logs"), "--display", "none"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "MECHBENCH_CACHE": str(tmp_path / "cache")},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert list((tmp_path / "logs").glob("*.eval")), "the evaluation ran"
+    assert not marker.exists(), f"planted code ran: {marker.read_text()}"
+
+
+def test_stopping_mechbench_eval_stops_its_inspect_child(tmp_path: Path) -> None:
+    command = [str(Path(sys.executable).parent / "mechbench"), "eval", "seesim", "-T", "data=bundled"]
+    command += ["-T", "modality=video", "--model", "mechbench/always-true", "--log-dir", str(tmp_path / "logs")]
+    parent = subprocess.Popen(
+        [*command, "--display", "none"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "MECHBENCH_CACHE": str(tmp_path / "cache")},
+        start_new_session=True,
+    )
+    child = None
+    deadline = time.monotonic() + 60
+    while child is None and time.monotonic() < deadline:  # wait until the Inspect child is running
+        found = subprocess.run(["pgrep", "-P", str(parent.pid)], capture_output=True, text=True).stdout.split()
+        child = int(found[0]) if found else None
+        time.sleep(0.2)
+    assert child is not None, "no Inspect child started"
+    parent.send_signal(signal.SIGTERM)
+    parent.wait(timeout=60)
+    for _ in range(300):
+        try:
+            os.kill(child, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        os.kill(child, signal.SIGKILL)
+        pytest.fail("the Inspect child kept running after mechbench eval was stopped")
