@@ -15,6 +15,7 @@ before = (httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_as
 import mechbench._registry  # what Inspect imports for every evaluation, whichever tasks it runs
 after_import = (httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request, sys.excepthook)
 print("import changed nothing:", before == after_import)
+print("heavy modules loaded:", sorted(m for m in ("numba", "matplotlib") if m in sys.modules))
 from mechbench.tasks import sphyr
 sys.argv = ["inspect"]  # as under the inspect command, where the usage hook applies
 sphyr(data="bundled", samples="1", physics=False)
@@ -27,6 +28,8 @@ def test_importing_the_entry_point_changes_neither_httpx_nor_the_excepthook() ->
     done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "import changed nothing: True" in done.stdout
+    # Inspect imports the entry point for every run: no numba compiler, no plotting library until they are used.
+    assert "heavy modules loaded: []" in done.stdout
     assert "task installs masking: True" in done.stdout and "task installs the hook: True" in done.stdout
 
 

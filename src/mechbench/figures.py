@@ -6,9 +6,10 @@ Shared by the benchmarks' report parts (each benchmark draws its own figures) an
 from __future__ import annotations
 
 from io import BytesIO
+from typing import TYPE_CHECKING
 
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 MAX_SIDE_BY_SIDE = (1800, 900)
 """Largest size, in pixels, of images placed side by side (a report stays small)."""
@@ -16,6 +17,8 @@ MAX_SIDE_BY_SIDE = (1800, 900)
 
 def png(figure: Figure) -> bytes:
     """The figure as PNG bytes (100 dpi, tight, no software stamp so the bytes depend only on the drawing)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     FigureCanvasAgg(figure)
     buffer = BytesIO()
     figure.savefig(buffer, format="png", dpi=100, bbox_inches="tight", metadata={"Software": None})

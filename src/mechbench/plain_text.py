@@ -8,8 +8,6 @@ import functools
 from collections.abc import Callable
 from typing import ParamSpec, TypeVar
 
-import matplotlib
-
 P = ParamSpec("P")
 R = TypeVar("R")
 PLAIN_TEXT = {"text.parse_math": False, "text.usetex": False}
@@ -20,6 +18,8 @@ def plain_text(fn: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(fn)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        import matplotlib  # imported when a figure is drawn, not when a module that draws one is imported
+
         with matplotlib.rc_context(PLAIN_TEXT):
             return fn(*args, **kwargs)
 

@@ -13,7 +13,6 @@ from typing import Literal
 import numpy as np
 
 from mechbench.topopt.fea import LoadCase, Mesh, Solution, element_stiffness, solve, stiffness
-from mechbench.topopt.reference import ReferenceProblem, reference_optimum
 from mechbench.topopt.simp import Design, Problem, best_optimum, optimise
 
 Recipe = Literal["published", "best"]
@@ -40,12 +39,24 @@ def optimum(
     """The least compliant design of ``case`` with ``free`` cells, the others at ``pinned`` densities, using at most
     ``volume_fraction`` of all cells, by ``recipe``."""
     if recipe == "published":
+        from mechbench.topopt.reference import ReferenceProblem, reference_optimum
+
         found = reference_optimum(ReferenceProblem(case, free, pinned, volume_fraction), seeds=seeds)
         return Optimum(found.compliance, found.design, found.origin)
     if recipe == "best":
         best = best_optimum(Problem(case, free, pinned, volume_fraction * free.size), seeds=seeds)
         return Optimum(best.compliance, best.densities, best.origin)
     raise ValueError(f"recipe must be one of {', '.join(RECIPES)}, got {recipe!r}")
+
+
+def __getattr__(name: str) -> object:
+    # The published recipe compiles numba kernels: loaded when first used, not when the package is imported
+    # (Inspect imports mechbench's entry point for every run).
+    if name in ("ReferenceProblem", "reference_optimum"):
+        from mechbench.topopt import reference
+
+        return getattr(reference, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from matplotlib.figure import Figure
 
 from mechbench.figures import png
 from mechbench.plain_text import plain_text
@@ -48,6 +47,8 @@ def accuracy_figure(data: Rows) -> bytes | None:
     kinds = sorted({k for r in runs for k in r if k.startswith("accuracy_")})
     if not runs or not kinds:
         return None
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(8, 4))
     ax = figure.add_subplot()
     width = 0.8 / len(kinds)

@@ -59,3 +59,5 @@ PUBLISHED_BASELINES: dict[str, dict[str, float]] = {
 DESTION 2025) as the publisher's README lists it (github.com/cmudrc/OpenSeeSimE at commit 2e80269a; "-" cells
 left out). The paper's open models ran the guidelines' prompt with a 512-token output limit."""
 PUBLISHED_BASELINES_SOURCE = "SeeSim paper's baseline table (README of cmudrc/OpenSeeSimE@2e80269a)"
+PUBLISHED_ALWAYS_TRUE = (127 / 240, "127/240: the published always-True rate")
+"""The published questions' always-True accuracy (127 of the 240 answers are True), as (rate, note)."""

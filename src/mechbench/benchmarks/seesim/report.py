@@ -7,17 +7,19 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from matplotlib.figure import Figure
 
 from mechbench.benchmarks.seesim.dataset import VERIFIED_QUESTIONS_SHA256
-from mechbench.benchmarks.seesim.protocol import PUBLISHED_BASELINES, PUBLISHED_BASELINES_SOURCE
+from mechbench.benchmarks.seesim.protocol import (
+    PUBLISHED_ALWAYS_TRUE,
+    PUBLISHED_BASELINES,
+    PUBLISHED_BASELINES_SOURCE,
+)
 from mechbench.figures import png
 from mechbench.plain_text import plain_text
 from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, accuracy_headline, run_row
 from mechbench.shown import shown
 
 PUBLISHED_DIGEST = VERIFIED_QUESTIONS_SHA256[:12]
-PUBLISHED_ALWAYS_TRUE = (127 / 240, "127/240: the published always-True rate")
 
 
 def _modality(args: Mapping[str, Any]) -> str:
@@ -84,6 +86,8 @@ def accuracy_figure(data: Rows) -> bytes | None:
     runs = sorted(data.get("runs", []), key=lambda r: (str(r["modality"]), str(r["model"])))
     if not runs:
         return None
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(8, 4))
     ax = figure.add_subplot()
     labels = [f"{str(r['model']).removeprefix('mechbench/')}\n{r['modality']}" for r in runs]

@@ -9,11 +9,11 @@ from typing import Any
 from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.seesim.baselines import BASELINES
+from mechbench.benchmarks.seesim.protocol import MODALITIES
 from mechbench.benchmarks.seesim.report import REPORT
 from mechbench.benchmarks.seesim.task import seesim
 from mechbench.plugins import BenchmarkSpec, register
 
-MODALITIES = ("image", "video", "text")
 DEMO_MODELS = ("mechbench/always-true", "mechbench/always-false")
 
 

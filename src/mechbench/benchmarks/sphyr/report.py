@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from matplotlib.figure import Figure
 
 from mechbench.figures import png
 from mechbench.plain_text import plain_text
@@ -112,6 +111,8 @@ def subject_figure(data: Rows) -> bytes | None:
 
     subjects = sorted({label(r) for r in subject_rows})
     models = sorted({r["model"] for r in subject_rows})
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(12, 4.5))
     ax = figure.add_subplot()
     width = 0.8 / len(models)

@@ -23,12 +23,13 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from mechbench.benchmarks.structural_eval.scoring import LADDER
 from mechbench.data import DataSourceError, read_data_text
 
 PROMPTS_FILE = "src/prompts.py"
 RUNNER_FILE = "run_eval.py"
 # The diagnostic findings by the partial score diagnose_failure returns with them (mechbench's ladder steps).
-FINDING_BY_SCORE = {0.0: "geometry", 0.25: "supports", 0.5: "hinges", 0.75: "loads"}
+FINDING_BY_SCORE = {credit: step for step, credit in LADDER.items() if step != "correct"}
 # error_feedback assignments: f-strings are told apart by the name they interpolate, plain strings by order.
 FORMATTED_FEEDBACK = {"solver_error": "solver_error", "diag_feedback": "diagnosis", "e": "syntax_error"}
 PLAIN_FEEDBACK = ("no_json", "unstable", "wrong_without_truth")

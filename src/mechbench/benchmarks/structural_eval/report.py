@@ -9,14 +9,14 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-from matplotlib.figure import Figure
 
+from mechbench.benchmarks.structural_eval.scoring import LADDER
 from mechbench.figures import png, side_by_side
 from mechbench.plain_text import plain_text
 from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, first_score, run_row
 from mechbench.shown import shown
 
-LADDER_STEPS = ("geometry", "supports", "hinges", "loads", "correct")
+LADDER_STEPS = tuple(LADDER)
 """The diagnostic ladder: the first check an answer fails (``correct``: none)."""
 LADDER_COLOURS = {
     "geometry": "#c0392b",
@@ -119,6 +119,8 @@ def ladder_figure(data: Rows) -> bytes | None:
     bars = ladder_counts(data)
     if not bars:
         return None
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(max(6, 0.6 * len(bars) + 2), 4.5))
     ax = figure.add_subplot()
     bottom = np.zeros(len(bars))
