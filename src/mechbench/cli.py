@@ -168,18 +168,27 @@ def score_sphyr(
     gravity: Annotated[
         str, typer.Option(help="auto (from a k_rotations folder name, else down), down, up, left or right.")
     ] = "auto",
+    load_direction: Annotated[
+        str,
+        typer.Option(
+            help="published (--gravity for every record, as upstream scores) or recovered (each record's truth "
+            "re-optimised under each load axis; the one that reproduces it; ~0.2 s per 10x10 truth, once)."
+        ),
+    ] = "published",
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
 ) -> None:
     """Rescore SPhyR completions: every record's metrics plus the published totals."""
     from mechbench.benchmarks.sphyr.grid import gravity_vector
+    from mechbench.benchmarks.sphyr.load_direction import LOAD_DIRECTIONS
     from mechbench.benchmarks.sphyr.parse import PARSERS
     from mechbench.benchmarks.sphyr.physics_scoring import REFERENCES
     from mechbench.benchmarks.sphyr.rescore import gravity_for_results, read_results_file, rescore
 
     choice("--parser", parser, PARSERS)
     choice("--reference", reference, REFERENCES)
+    choice("--load-direction", load_direction, LOAD_DIRECTIONS)
     try:
         direction = gravity_for_results(results) if gravity == "auto" else gravity_vector(gravity)
     except ValueError as error:
@@ -187,7 +196,7 @@ def score_sphyr(
     try:
         settings = executor_args(executor, workers, ray_address)
         records = read_results_file(results)
-        report = rescore(records, parser, physics, direction, reference, **settings)  # type: ignore[arg-type]
+        report = rescore(records, parser, physics, direction, reference, load_direction, **settings)  # type: ignore[arg-type]
     except MechbenchError as error:
         fail(str(error))
     text = json.dumps(report, indent=1)
@@ -247,27 +256,38 @@ def validate_sphyr(
     samples: Annotated[str, typer.Option(help="all, a number, or paper.")] = "20",
     seed: Annotated[int, typer.Option(help="Seed of the random flips.")] = 0,
     reference: Annotated[str, typer.Option(help="published (the paper's reference optimum) or best.")] = "published",
+    version: Annotated[str, typer.Option(help="v1, v2 (10x10) or v2-20 (20x20): the official files' version.")] = "v1",
+    load_direction: Annotated[
+        str,
+        typer.Option(help="published (upstream's convention: down) or recovered (the load each truth was drawn with)."),
+    ] = "published",
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the JSON report here.")] = None,
 ) -> None:
     """The published validation of the physics scoring: answer > 2 flipped > 10 flipped > empty."""
+    from mechbench.benchmarks.sphyr.load_direction import LOAD_DIRECTIONS
     from mechbench.benchmarks.sphyr.physics_scoring import REFERENCES
+    from mechbench.benchmarks.sphyr.versions import VERSIONS
 
     choice("--reference", reference, REFERENCES)
+    choice("--load-direction", load_direction, LOAD_DIRECTIONS)
+    choice("--version", version, VERSIONS)
     from mechbench.benchmarks.sphyr import dataset as sphyr_data
     from mechbench.benchmarks.sphyr.prompts import is_hard
     from mechbench.benchmarks.sphyr.validate import VARIANTS, validate
 
     try:
         (name,) = sphyr_data.parse_subjects(subject)
-        records = sphyr_data.select(sphyr_data.read_records(sphyr_data.subject_file(name, data)), samples)
+        path = sphyr_data.subject_file(name, data, version=version)  # type: ignore[arg-type]
+        records = sphyr_data.select(sphyr_data.read_records(path), samples)
     except ValueError:
         fail("validate takes exactly one subject")
     except MechbenchError as error:
         fail(str(error))
     if not records:
         fail(f"no samples selected from {subject}")
-    report = validate(records, hard=is_hard(name), seed=seed, reference=reference)  # type: ignore[arg-type]
-    typer.echo(f"{name}: {report['samples']} samples, mean topology score")
+    report = validate(records, is_hard(name), seed, reference, load_direction)  # type: ignore[arg-type]
+    found = ", ".join(f"{count} {status}" for status, count in sorted(report["directions"].items()))
+    typer.echo(f"{name}: {report['samples']} samples, load {load_direction} ({found}), mean topology score")
     for variant in VARIANTS:
         typer.echo(f"  {variant:<11} {report['means'][variant]:.3f}")
     typer.echo(f"strictly ordered answer > 2 flipped > 10 flipped > empty: {report['strictly_ordered']}")

@@ -13,8 +13,8 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from mechbench.benchmarks.sphyr.grid import DOWN
-from mechbench.benchmarks.sphyr.judge import physics_in_worker
+from mechbench.benchmarks.sphyr.judge import finding_in_worker, physics_in_worker
+from mechbench.benchmarks.sphyr.load_direction import LoadDirection, mean_over_directions
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, Wording, feedback_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid
@@ -62,13 +62,20 @@ def feedback_lines(cells: GridScore, physics: PhysicsScore | None) -> list[str]:
     return lines
 
 
-async def judge(metadata: dict[str, Any], reply: str, reference: Reference) -> tuple[GridScore, PhysicsScore]:
+async def judge(
+    metadata: dict[str, Any], reply: str, reference: Reference, load_direction: LoadDirection = "published"
+) -> tuple[GridScore, PhysicsScore]:
     """Cell metrics and physics of ``reply`` (physics in a worker thread; an invalid grid gets the defaults)."""
-    gravity = tuple(metadata.get("gravity") or DOWN)
-    cells = score_grid(metadata["input_grid"], metadata["ground_truth"], split_reply(reply).answer, gravity=gravity)  # type: ignore[arg-type]
+    finding = await finding_in_worker(metadata, load_direction)
+    answer = split_reply(reply).answer
+    cells = mean_over_directions(
+        [score_grid(metadata["input_grid"], metadata["ground_truth"], answer, gravity=g) for g in finding.directions]
+    )
     if not cells.valid_output_grid:
         return cells, PhysicsScore(reference=reference, default_reason="invalid grid")
-    physics = await physics_in_worker(metadata, cells.parsed_grid, gravity, reference)  # type: ignore[arg-type]
+    physics = mean_over_directions(
+        [await physics_in_worker(metadata, cells.parsed_grid, g, reference) for g in finding.directions]
+    )
     return cells, physics
 
 
@@ -88,7 +95,11 @@ def round_record(attempt: int, reply: str, cells: GridScore, physics: PhysicsSco
 
 @solver
 def sphyr_rounds(
-    rounds: int, feedback: bool = True, reference: str = "published", wording: Wording = MECHBENCH_WORDING
+    rounds: int,
+    feedback: bool = True,
+    reference: str = "published",
+    wording: Wording = MECHBENCH_WORDING,
+    load_direction: LoadDirection = "published",
 ) -> Solver:
     """``rounds`` more attempts after the first: with physics feedback, or (``feedback=False``) fresh redraws."""
 
@@ -112,7 +123,7 @@ def sphyr_rounds(
                 state.output = previous  # past the recorded attempts: the last recorded answer stands, none invented
                 break
             reply = state.output.completion
-            cells, physics = await judge(meta, reply, reference)  # type: ignore[arg-type]
+            cells, physics = await judge(meta, reply, reference, load_direction)  # type: ignore[arg-type]
             history.append(round_record(attempt, reply, cells, physics))
             lines = feedback_lines(cells, physics)
         state.metadata[ROUNDS_KEY] = history

@@ -50,6 +50,33 @@ def _run(rng: random.Random, edge: str, size: int, low: int, high: int) -> list[
     return cells[start : start + length]
 
 
+def v2_solution(
+    skeleton: list[list[str]], direction: tuple[float, float]
+) -> tuple[list[list[str]], list[list[str]]] | None:
+    """The (easy, hard) ground truths of a layout of L/S cells under a load ``direction``, as upstream's v2 generator
+    makes them, or None when the optimum does not carry the load.
+
+    The published reference optimiser at volume fraction 0.3, every non-L/S cell free, no seed; easy: the
+    round(0.3·N) most solid cells of the whole grid (L/S included in the count, ties solid); hard: densities to one
+    decimal. Used to draw new samples and to recover the direction an upstream sample was drawn with.
+    """
+    size_r, size_c = len(skeleton), len(skeleton[0])
+    structural = np.array([[t in ("L", "S") for t in row] for row in skeleton])
+    problem = ReferenceProblem(
+        load_case(skeleton, direction), ~structural, structural.astype(float), GENERATION_VOLUME_FRACTION
+    )
+    result = reference_optimum(problem)
+    if not np.isfinite(result.compliance) or result.compliance > MAX_COMPLIANCE:
+        return None
+    solid = binarise(result.design, np.ones_like(structural), round(GENERATION_VOLUME_FRACTION * size_r * size_c))
+    rounded = np.round(result.design, 1)
+    easy = [[t if t in ("L", "S") else ("1" if solid[r, c] > 0.5 else "0") for c, t in enumerate(row)]
+            for r, row in enumerate(skeleton)]  # fmt: skip
+    hard = [[t if t in ("L", "S") else f"{rounded[r, c]:.1f}" for c, t in enumerate(row)]
+            for r, row in enumerate(skeleton)]  # fmt: skip
+    return easy, hard
+
+
 def v2_candidate(job: tuple[int, int, int]) -> dict | None:
     """Candidate ``k`` of a seed (its own random stream, so any executor gives the same result), or None."""
     seed, k, size = job
@@ -68,19 +95,10 @@ def v2_candidate(job: tuple[int, int, int]) -> dict | None:
         skeleton[r][c] = "L"
     for r, c in supports:
         skeleton[r][c] = "S"
-    structural = np.array([[t in ("L", "S") for t in row] for row in skeleton])
-    problem = ReferenceProblem(
-        load_case(skeleton, direction), ~structural, structural.astype(float), GENERATION_VOLUME_FRACTION
-    )
-    result = reference_optimum(problem)
-    if not np.isfinite(result.compliance) or result.compliance > MAX_COMPLIANCE:
+    solution = v2_solution(skeleton, direction)
+    if solution is None:
         return None
-    solid = binarise(result.design, np.ones_like(structural), round(GENERATION_VOLUME_FRACTION * size * size))
-    rounded = np.round(result.design, 1)
-    easy = [[t if t in ("L", "S") else ("1" if solid[r, c] > 0.5 else "0") for c, t in enumerate(row)]
-            for r, row in enumerate(skeleton)]  # fmt: skip
-    hard = [[t if t in ("L", "S") else f"{rounded[r, c]:.1f}" for c, t in enumerate(row)]
-            for r, row in enumerate(skeleton)]  # fmt: skip
+    easy, hard = solution
     return {"layout": skeleton, "easy": easy, "hard": hard, "load_direction": list(direction)}
 
 

@@ -14,7 +14,8 @@ from inspect_ai.solver import TaskState
 from mechbench.benchmarks.sphyr.dataset import GridRecord
 from mechbench.benchmarks.sphyr.feedback import ROUNDS_KEY, round_metric_names, round_values
 from mechbench.benchmarks.sphyr.grid import DOWN
-from mechbench.benchmarks.sphyr.judge import physics_in_worker
+from mechbench.benchmarks.sphyr.judge import finding_in_worker, physics_in_worker
+from mechbench.benchmarks.sphyr.load_direction import LoadDirection, mean_over_directions
 from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference, metric_names
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, Wording, build_prompt, render_grid
@@ -152,28 +153,48 @@ def _metrics(reference: Reference) -> list:
     return [{name: [mean()] for name in names}]
 
 
-def _score_fn(parser: Parser, physics: bool, reference: Reference, invalid_physics: bool = False):
+def _score_fn(
+    parser: Parser,
+    physics: bool,
+    reference: Reference,
+    invalid_physics: bool = False,
+    load_direction: LoadDirection = "published",
+):
+    def instrument_failed(error: Exception, metadata: dict, answer: str, valid: bool | None) -> Score:
+        # mechbench's own judge failed: not the model's failure
+        return Score.unscored(
+            reason=INSTRUMENT_FAILURE,
+            answer=answer,
+            explanation=f"mechbench's physics judge failed on this answer: {instrument_error(error)}",
+            metadata={"subject": metadata["subject"], "valid_output_grid": valid},
+        )
+
     async def score(state: TaskState, target: Target) -> Score:
         metadata = state.metadata
-        gravity = tuple(metadata.get("gravity") or DOWN)
+        try:
+            finding = await finding_in_worker(metadata, load_direction)
+        except Exception as error:
+            return instrument_failed(error, metadata, state.output.completion, None)
         # The live parser reads the answer after any inline reasoning; the paper-era one reads the raw reply.
         reply = split_reply(state.output.completion)
         text = reply.answer if parser == "current" else state.output.completion
-        result = score_grid(metadata["input_grid"], metadata["ground_truth"], text, parser, gravity)  # type: ignore[arg-type]
+        result = mean_over_directions(
+            [score_grid(metadata["input_grid"], metadata["ground_truth"], text, parser, g) for g in finding.directions]
+        )
         exhausted = budget_exhausted(state.output, reply) and not result.valid_output_grid
         extra: dict[str, float] = {}
         physics_details: dict | None = None
         if physics:
             if result.valid_output_grid or invalid_physics:
                 try:
-                    ps = await physics_in_worker(metadata, result.parsed_grid, gravity, reference)  # type: ignore[arg-type]
-                except Exception as error:  # mechbench's own judge failed: not the model's failure
-                    return Score.unscored(
-                        reason=INSTRUMENT_FAILURE,
-                        answer=render_grid(result.parsed_grid),
-                        explanation=f"mechbench's physics judge failed on this answer: {instrument_error(error)}",
-                        metadata={"subject": metadata["subject"], "valid_output_grid": result.valid_output_grid},
+                    ps = mean_over_directions(
+                        [
+                            await physics_in_worker(metadata, result.parsed_grid, g, reference)
+                            for g in finding.directions
+                        ]
                     )
+                except Exception as error:
+                    return instrument_failed(error, metadata, render_grid(result.parsed_grid), result.valid_output_grid)
             else:  # the live environment's rule: an invalid grid earns no physics (every field its default)
                 ps = PhysicsScore(reference=reference, default_reason="invalid grid")
             extra, physics_details = ps.metrics(), ps.fields()
@@ -209,6 +230,7 @@ def _score_fn(parser: Parser, physics: bool, reference: Reference, invalid_physi
                 "parser": parser,
                 "subject": metadata["subject"],
                 "physics": physics_details,
+                "load_direction": finding.record(),
             },
         )
 
@@ -216,19 +238,30 @@ def _score_fn(parser: Parser, physics: bool, reference: Reference, invalid_physi
 
 
 @scorer(metrics=_metrics("published"))
-def sphyr_scorer(parser: Parser = "current", physics: bool = True, invalid_physics: bool = False):
+def sphyr_scorer(
+    parser: Parser = "current",
+    physics: bool = True,
+    invalid_physics: bool = False,
+    load_direction: LoadDirection = "published",
+):
     """Cell-level, graph and physics SPhyR metrics, physics against the published reference optimum.
 
     ``invalid_physics``: simulate a right-shaped grid even when it is invalid (how the published results files
     were scored); by default an invalid grid gets the physics defaults (the live environment's rule).
+    ``load_direction``: the published convention, or each sample's recovered load (:mod:`.load_direction`).
     """
-    return _score_fn(parser, physics, "published", invalid_physics)
+    return _score_fn(parser, physics, "published", invalid_physics, load_direction)
 
 
 @scorer(metrics=_metrics("best"))
-def sphyr_scorer_best(parser: Parser = "current", physics: bool = True, invalid_physics: bool = False):
+def sphyr_scorer_best(
+    parser: Parser = "current",
+    physics: bool = True,
+    invalid_physics: bool = False,
+    load_direction: LoadDirection = "published",
+):
     """As :func:`sphyr_scorer`, against mechbench's stronger optimiser; those metrics end in ``_best``."""
-    return _score_fn(parser, physics, "best", invalid_physics)
+    return _score_fn(parser, physics, "best", invalid_physics, load_direction)
 
 
 def task_metrics(reference: Reference, rounds: int) -> list:

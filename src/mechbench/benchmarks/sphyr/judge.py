@@ -7,6 +7,9 @@ from typing import Any
 
 import anyio
 
+from mechbench.benchmarks.sphyr import load_direction
+from mechbench.benchmarks.sphyr.grid import DOWN
+from mechbench.benchmarks.sphyr.load_direction import Finding, LoadDirection
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference, physics_score
 from mechbench.reliability import judge_limiter
 
@@ -30,3 +33,19 @@ async def physics_in_worker(
             limiter=judge_limiter(),
             abandon_on_cancel=True,
         )
+
+
+async def finding_in_worker(metadata: dict[str, Any], convention: LoadDirection) -> Finding:
+    """The load direction(s) a sample is judged under (:func:`load_direction.find`; a recovery runs in a worker)."""
+    find = functools.partial(
+        load_direction.find,
+        metadata["ground_truth"],
+        tuple(metadata.get("gravity") or DOWN),
+        convention,
+        bool(metadata.get("load_direction_stored")),
+        int(metadata.get("rotation") or 0),
+    )
+    if convention == "published":
+        return find()
+    with anyio.fail_after(JUDGE_TIMEOUT_S):
+        return await anyio.to_thread.run_sync(find, limiter=judge_limiter(), abandon_on_cancel=True)

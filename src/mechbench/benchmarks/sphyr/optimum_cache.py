@@ -3,7 +3,8 @@
 The optimum depends only on the problem (ground truth, mask, gravity), never on the answer, so a re-run, a
 second model on the same samples or a second process pays nothing. The key is the problem (forces and
 clamped DOFs, so gravity is in it), the free mask, the pinned field and the volume fraction rounded to
-6 decimals, the seed, and :data:`RECIPE`, which changes whenever the recipe's code does. The disk cache is
+6 decimals, the seed, and :data:`RECIPE`, which changes whenever the recipe's code does. Short notes derived
+from the same recipe (a truth's recovered load axes) are kept beside the optima. The disk cache is
 a SQLite file (safe for concurrent worker processes) under ``$MECHBENCH_CACHE/sphyr-optimum``.
 """
 
@@ -25,6 +26,7 @@ from mechbench.topopt.reference import ReferenceProblem, reference_optimum
 RECIPE = "sphyr-published-1"
 MEMORY_SIZE = 8192
 _memory: OrderedDict[str, tuple[float, str]] = OrderedDict()
+_notes: dict[str, str] = {}
 
 
 def problem_key(case: LoadCase, free: np.ndarray, pinned: np.ndarray, volume_fraction: float, seed: np.ndarray) -> str:
@@ -45,6 +47,7 @@ def _connect(path: Path) -> sqlite3.Connection:
     connection = sqlite3.connect(path, timeout=30)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("CREATE TABLE IF NOT EXISTS optimum (key TEXT PRIMARY KEY, compliance REAL, origin TEXT)")
+    connection.execute("CREATE TABLE IF NOT EXISTS note (key TEXT PRIMARY KEY, value TEXT)")
     return connection
 
 
@@ -91,6 +94,49 @@ def cached_reference(
     return hit
 
 
+def text_key(kind: str, text: str) -> str:
+    """The cache key of a note of ``kind`` about ``text`` (tied to :data:`RECIPE`, like the optima)."""
+    return hashlib.sha256(f"{RECIPE}|{kind}|{text}".encode()).hexdigest()
+
+
+def _remember(key: str, value: str) -> None:
+    _notes[key] = value
+    if len(_notes) > MEMORY_SIZE:
+        del _notes[next(iter(_notes))]
+
+
+def read_note(key: str) -> str | None:
+    """A note stored under ``key`` (in memory, else on disk), or None."""
+    if key in _notes:
+        return _notes[key]
+    path = _database()
+    if path is None or not path.exists():
+        return None
+    try:
+        with _connect(path) as connection:
+            row = connection.execute("SELECT value FROM note WHERE key = ?", (key,)).fetchone()
+    except sqlite3.Error:
+        return None
+    if row is None:
+        return None
+    _remember(key, str(row[0]))
+    return str(row[0])
+
+
+def write_note(key: str, value: str) -> None:
+    """Store a note that only a change of :data:`RECIPE` makes stale (e.g. a truth's recovered load axes)."""
+    _remember(key, value)
+    path = _database()
+    if path is None:
+        return
+    try:
+        with _connect(path) as connection:
+            connection.execute("INSERT OR REPLACE INTO note VALUES (?, ?)", (key, value))
+    except (sqlite3.Error, OSError):
+        pass
+
+
 def clear_memory() -> None:
     """Forget the in-memory entries (the disk cache stays)."""
     _memory.clear()
+    _notes.clear()

@@ -54,7 +54,8 @@ class PhysicsScore(BaseModel):
 
     reference: Reference = "published"
     physically_valid: bool = False
-    load_carrying: bool = False
+    load_carrying: bool | float = False
+    """A mean over two load axes where the truth cannot tell them apart (``load_direction="recovered"``)."""
     compliance: float | None = None
     ground_truth_compliance: float | None = None
     optimal_compliance: float | None = None

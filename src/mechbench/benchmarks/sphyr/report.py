@@ -32,7 +32,15 @@ def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
     parts += [f"{k} {meta[k]}" for k in ("few_shot", "rotation", "feedback_rounds") if meta.get(k)]
     if _replayed(meta):
         parts.append("published samples replayed")
+    parts.append(_load_label(meta))
     return ", ".join(parts) + f", reference {meta.get('reference', 'published')}"
+
+
+def _load_label(meta: Mapping[str, Any]) -> str:
+    """Which load convention judged a run (logs from before the choice existed used the published one)."""
+    if meta.get("load_direction") == "recovered":
+        return "load recovered per sample"
+    return "load by published convention"
 
 
 def rows(log: Any, run: Any) -> Rows:
@@ -46,6 +54,8 @@ def rows(log: Any, run: Any) -> Rows:
     version = str(meta.get("version") or "v1")  # logs from before versions existed ran v1
     if _replayed(meta):
         version = f"{version}, replayed"
+    if meta.get("load_direction") == "recovered":
+        version = f"{version}, load recovered"
     out = []
     for subject, values in sorted(by_subject.items()):
         keys = set().union(*values)

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mechbench import safejson
+from mechbench.benchmarks.sphyr.load_direction import Finding, LoadDirection, find, mean_over_directions
 from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import Reference, metric_names, physics_score
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
@@ -79,9 +80,21 @@ def rescore_record(
 
 
 def physics_job(job: tuple[list[list[str]], list[list[str]], list[list[str]], Any, str]) -> dict[str, Any]:
-    """Physics fields of one (input, truth, answer, gravity, reference) job, as a plain dict (any worker)."""
-    input_grid, truth, answer, gravity, reference = job
-    return physics_score(input_grid, truth, answer, tuple(gravity), reference).fields()
+    """Physics fields of one (input, truth, answer, directions, reference) job, as a plain dict (any worker).
+
+    ``directions`` is one (row, col) load direction or several, whose scores are averaged (an ambiguous load).
+    """
+    input_grid, truth, answer, directions, reference = job
+    if directions and not isinstance(directions[0], list | tuple):
+        directions = [directions]
+    scores = [physics_score(input_grid, truth, answer, tuple(g), reference) for g in directions]
+    return mean_over_directions(scores).fields()
+
+
+def finding_job(job: tuple[list[list[str]], Any, str]) -> Finding:
+    """The load direction(s) one record is judged under (any worker: a recovery re-runs the optimiser)."""
+    truth, gravity, convention = job
+    return find(truth, tuple(gravity), convention)
 
 
 def gravity_for_results(path: Path | None) -> tuple[float, float]:
@@ -99,26 +112,39 @@ def rescore(
     physics: bool = False,
     gravity: tuple[float, float] = (1.0, 0.0),
     reference: Reference = "published",
+    load_direction: LoadDirection = "published",
     **executor: Any,
 ) -> dict[str, Any]:
     """Every record's metrics (with the reason when invalid) and the published totals.
 
     With ``physics``, also the finite-element fields of every record and their totals, as the published
     ``rescore`` wrote them: the physics runs whatever ``valid_output_grid`` says, and only an answer of the
-    wrong shape gets the defaults. Computed through :func:`mechbench.executor.run_batch` (``executor``:
-    executor, workers, ray_address, ...).
+    wrong shape gets the defaults. ``load_direction="recovered"`` judges each record under the load its truth was
+    optimised for (:mod:`.load_direction`; each row says how it was found). Computed through
+    :func:`mechbench.executor.run_batch` (``executor``: executor, workers, ray_address, ...).
     """
-    scores = [rescore_record(r, i, parser, gravity) for i, r in enumerate(records)]
+    truths = [record_grids(r, i)[1] for i, r in enumerate(records)]
+    if load_direction == "recovered":
+        findings = run_batch(finding_job, [(t, gravity, load_direction) for t in truths], **executor)
+    else:
+        findings = [find(t, gravity, load_direction) for t in truths]
+    scores = [
+        mean_over_directions([rescore_record(r, i, parser, g) for g in f.directions])
+        for i, (r, f) in enumerate(zip(records, findings, strict=True))
+    ]
     rows: list[dict[str, Any]] = [
         {"index": record.get("index"), **s.model_dump(exclude={"parsed_grid"})}
         for record, s in zip(records, scores, strict=True)
     ]
+    if load_direction == "recovered":
+        for row, finding in zip(rows, findings, strict=True):
+            row["load_direction"] = finding.record()
     names = metric_names(reference)
     physics_totals: dict[str, float] = {f"total_{name}": 0.0 for name in names}
     if physics:
         jobs = []
-        for position, (record, s) in enumerate(zip(records, scores, strict=True)):
-            jobs.append((*record_grids(record, position), s.parsed_grid, gravity, reference))
+        for position, (record, s, f) in enumerate(zip(records, scores, findings, strict=True)):
+            jobs.append((*record_grids(record, position), s.parsed_grid, [list(g) for g in f.directions], reference))
         for row, fields in zip(rows, run_batch(physics_job, jobs, **executor), strict=True):
             row.update(fields)
             for name in names:
@@ -130,6 +156,7 @@ def rescore(
         "physics": physics,
         "reference": reference if physics else None,
         "gravity": list(gravity) if physics else None,
+        "load_direction": load_direction,
         "records": rows,
         "totals": out_totals,
     }

@@ -60,7 +60,8 @@ class GridScore(BaseModel):
     parsed_grid: list[list[str]]
     invalid_reason: str | None = None
     load_support_connected: bool = False
-    load_support_connected_force_directional: bool = False
+    load_support_connected_force_directional: bool | float = False
+    """A mean over two load axes where the truth cannot tell them apart (``load_direction="recovered"``)."""
     isolated_clusters_count: int = 0
     force_path_cost_average_efficiency_ratio: float = 0.0
     difficulty_weighted_difference_ratio: float = 0.0

@@ -19,6 +19,7 @@ from mechbench.benchmarks.sphyr.inspect_parts import (
     task_metrics,
 )
 from mechbench.benchmarks.sphyr.inspect_parts import to_dataset as sphyr_dataset
+from mechbench.benchmarks.sphyr.load_direction import LoadDirection
 from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import Reference
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, PromptStyle, WordingName, upstream_wording
@@ -49,6 +50,7 @@ def sphyr(
     parser: Parser = "current",
     physics: bool = True,
     reference: Reference = "published",
+    load_direction: LoadDirection = "published",
     max_tokens: int = 16000,
     version: str = DEFAULT_VERSION,
     revision: str | None = None,
@@ -75,6 +77,10 @@ def sphyr(
             reference re-optimisation (cached per problem, in memory and on disk).
         reference: ``published`` (the paper's reference optimum, so topology scores compare with published
             ones) or ``best`` (mechbench's stronger optimiser; its metrics end in ``_best``).
+        load_direction: the load each sample is judged under: ``published`` (upstream's convention, down the
+            printed grid, turned with the rotation; published numbers reproduce) or ``recovered`` (the direction the
+            sample's truth was optimised for, found by re-running the published optimiser under each axis; samples
+            it cannot tell are flagged in the log). Both apply to the physics and the directional graph metrics.
         max_tokens: generation limit (the newer published runs used 16000).
         version: ``v1`` (the paper's), ``v2`` (10×10, what upstream recommends for new work) or ``v2-20`` (20×20).
         revision: upstream commit of the v2 / v2-20 files and texts (default: the pinned one).
@@ -126,18 +132,18 @@ def sphyr(
         )
         files = list(paths.values())
         source = describe_source(data) if data is not None else official_sphyr_source(version, revision)
-    gravity = _gravity_note(dataset, version, replay, data == "bundled")
+    gravity = _gravity_note(dataset, version, replay, data == "bundled", load_direction)
     scorer_fn = sphyr_scorer if reference == "published" else sphyr_scorer_best
     return Task(
         dataset=dataset,
         solver=(
             oracle_answer()
             if oracle
-            else sphyr_rounds(feedback_rounds, feedback, reference, texts)
+            else sphyr_rounds(feedback_rounds, feedback, reference, texts, load_direction)
             if feedback_rounds
             else reliable_generate()
         ),
-        scorer=scorer_fn(parser=parser, physics=physics, invalid_physics=replay),  # type: ignore[arg-type]
+        scorer=scorer_fn(parser=parser, physics=physics, invalid_physics=replay, load_direction=load_direction),  # type: ignore[arg-type]
         metrics=task_metrics(reference, feedback_rounds) if feedback_rounds else None,  # type: ignore[arg-type]
         config=generate_config(max_tokens=max_tokens),
         metadata={
@@ -152,6 +158,7 @@ def sphyr(
             "physics_on_invalid_grids": replay,
             "reference": reference,
             "gravity": gravity,
+            "load_direction": load_direction,
             "prompt_style": prompt_style,
             "wording": texts.name,
             "few_shot": few_shot,
@@ -163,12 +170,20 @@ def sphyr(
     )
 
 
-def _gravity_note(dataset: MemoryDataset, version: str, replay: bool, bundled: bool) -> str:
+def _gravity_note(
+    dataset: MemoryDataset, version: str, replay: bool, bundled: bool, convention: LoadDirection = "published"
+) -> str:
     """How the load direction of this run's samples was chosen (said in the log; a console warning for v2)."""
     directions = {tuple(s.metadata["gravity"]) for s in dataset if s.metadata}
     stored = any(s.metadata.get("load_direction_stored") for s in dataset if s.metadata)
     if stored:
         return "per record (load_direction written by mechbench's generator), turned with the rotation"
+    if convention == "recovered":
+        return (
+            "recovered per sample: the axis under which the published optimiser reproduces the truth (each sample's "
+            "score metadata says recovered, ambiguous or not recovered; not recovered falls back to the published "
+            "convention)"
+        )
     if bundled:
         return "down the printed grid (mechbench's bundled set has its loads on the top edge), turned with the rotation"
     if replay:
