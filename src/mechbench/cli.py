@@ -10,6 +10,7 @@ whole command-line surface (options, help, exit codes) reads in one place.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -80,6 +81,24 @@ def choice(flag: str, value: str, allowed: tuple[str, ...]) -> str:
         return one_of(flag, value, allowed)
     except UsageError as error:
         fail(str(error))
+
+
+def generation_target(output: Path, n: int) -> None:
+    """Refuse a count past :data:`mechbench.limits.MAX_GENERATED_ITEMS` or an output that cannot be a folder,
+    before any item is generated."""
+    from mechbench.limits import MAX_GENERATED_ITEMS
+
+    if not 1 <= n <= MAX_GENERATED_ITEMS:
+        fail(f"--n must be between 1 and {MAX_GENERATED_ITEMS}, got {n}")
+    blocked = next((p for p in (output, *output.parents) if p.exists() and not p.is_dir()), None)
+    if blocked is not None:
+        fail(f"-o {output}: {blocked} is a file, not a folder")
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        fail(f"-o {output}: cannot create the folder: {error.strerror or error}")
+    if not os.access(output, os.W_OK | os.X_OK):
+        fail(f"-o {output}: the folder is not writable")
 
 
 def read_json(path: Path, what: str) -> Any:
@@ -320,8 +339,7 @@ def generate_structural(
         fail(f"--kinds must be a comma list of {', '.join(KINDS)}, got {kinds!r}")
     if difficulty != "mix" and difficulty not in {"1", "2", "3", "4", "5"}:
         fail(f"--difficulty must be 1-5 or mix, got {difficulty!r}")
-    if n < 1:
-        fail("--n must be at least 1")
+    generation_target(output, n)
     try:
         level = None if difficulty == "mix" else int(difficulty)
         ids = write_structural(
@@ -355,12 +373,13 @@ def generate_sphyr_command(
         rows, cols = (int(v) for v in size.lower().split("x"))
     except ValueError:
         fail(f"--size must look like 10x10, got {size!r}")
-    if not (4 <= rows <= 60 and 4 <= cols <= 60) or n < 1:
-        fail("--size must be between 4x4 and 60x60 and --n at least 1")
+    if not (4 <= rows <= 60 and 4 <= cols <= 60):
+        fail("--size must be between 4x4 and 60x60")
+    if version not in (None, "v2", "v2-20"):
+        fail(f"--version must be v2 or v2-20 (or left out for mechbench's v1-style set), got {version!r}")
+    generation_target(output, n)
     try:
         chosen = parse_subjects(subjects)
-        if version not in (None, "v2", "v2-20"):
-            fail(f"--version must be v2 or v2-20 (or left out for mechbench's v1-style set), got {version!r}")
         written = write_sphyr(
             output, n, seed, rows, cols, chosen, version, **executor_args(executor, workers, ray_address)
         )
@@ -389,8 +408,7 @@ def generate_seesim_command(
     the physics."""
     from mechbench.benchmarks.seesim.generated_set import write_seesim
 
-    if n < 1:
-        fail("--n must be at least 1")
+    generation_target(output, n)
     try:
         table = write_seesim(
             output,

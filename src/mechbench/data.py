@@ -28,7 +28,7 @@ import zlib
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from mechbench.errors import MechbenchError
+from mechbench.errors import DataSourceError
 from mechbench.paths import default_cache
 
 HUB_ENDPOINT = "https://huggingface.co"
@@ -85,10 +85,6 @@ def resolve_or_official(source: str | Path | None, default: str, name: str, **kw
             f"the official {name} data could not be fetched ({error}); for mechbench's own generated set, "
             "offline, use -T data=bundled"
         ) from None
-
-
-class DataSourceError(MechbenchError):
-    """A data source could not be found, downloaded or read."""
 
 
 def is_url(source: str) -> bool:

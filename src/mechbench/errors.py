@@ -47,3 +47,7 @@ class UsageError(MechbenchError, ValueError):
 
 class BaselineInputError(MechbenchError, ValueError):
     """A built-in baseline was given a prompt that does not hold what it needs (for example no SPhyR grid)."""
+
+
+class DataSourceError(MechbenchError):
+    """A data source could not be found, downloaded or read, or is past mechbench's input limits."""

@@ -252,7 +252,7 @@ def test_the_command_writes_published_wording_prints_the_balance_and_refuses_bad
         assert all(q["question"] == texts[q["qid"]] for q in mine[domain]["questions"])
     assert mine["generator"]["question_wording"] == "published"
     result = runner.invoke(app, ["generate", "seesim", "-o", str(tmp_path / "x"), "--n", "0"])
-    assert result.exit_code == 2 and "--n must be at least 1" in result.stderr
+    assert result.exit_code == 2 and "--n must be between 1 and" in result.stderr
     missing = tmp_path / "no-such-copy"
     result = runner.invoke(
         app, ["generate", "seesim", "-o", str(tmp_path / "y"), "--n", "1", "--questions", str(missing)]

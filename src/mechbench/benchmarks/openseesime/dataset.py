@@ -27,6 +27,7 @@ from mechbench.data import (
     list_hub_files,
 )
 from mechbench.media_check import check_media
+from mechbench.shown import clean
 
 Domain = Literal["structural", "fluid"]
 Subset = Literal["mini", "small", "full"]
@@ -52,6 +53,13 @@ COLUMNS = (
     "media_type",
 )
 MAX_CHOICES = 26
+BATCH_ROWS = 64
+MAX_QUESTION_CHARS = 20_000
+"""Characters of a question or an answer choice (the published ones take a few hundred)."""
+MAX_TEXT_COLUMN_BYTES = 64 * 1024**2
+"""Decoded bytes of one text column of one row group (a published row group's text takes a few MB)."""
+MAX_MEDIA_COLUMN_BYTES = 1024**3
+"""Decoded bytes of one media column of one row group (a published row group's media take tens of MB)."""
 
 
 class Question(BaseModel):
@@ -111,7 +119,7 @@ def shard_paths(source: str, revision: str, endpoint: str | None = None) -> list
 
 def _media_file(value: Any, kind: str) -> Path | None:
     """The cached file of an image or video cell ({"bytes", "path"}), named by its content."""
-    if not isinstance(value, dict) or not value.get("bytes"):
+    if not isinstance(value, dict) or not isinstance(value.get("bytes"), bytes) or not value["bytes"]:
         return None
     data: bytes = value["bytes"]
     suffix = Path(str(value.get("path") or "")).suffix.lower()
@@ -126,7 +134,34 @@ def _media_file(value: Any, kind: str) -> Path | None:
     return path
 
 
+def _checked_row(row: dict[str, Any], where: str) -> None:
+    """The schema check at the door: each field the task reads has the published type (one line naming the field)."""
+
+    def wrong(field: str, expected: str) -> DataSourceError:
+        return DataSourceError(f"{where}: field {field!r} must be {expected}, got {type(row.get(field)).__name__}")
+
+    if not isinstance(row.get("question"), str) or not row["question"].strip():
+        raise wrong("question", "text")
+    for field in ("file_name", "source_file", "question_type", "answer", "media_type"):
+        if row.get(field) is not None and not isinstance(row[field], str):
+            raise wrong(field, "text")
+    for field in ("question_id", "correct_choice_idx"):
+        if row.get(field) is not None and (not isinstance(row[field], int) or isinstance(row[field], bool)):
+            raise wrong(field, "an integer")
+    choices = row.get("answer_choices")
+    if not isinstance(choices, list) or not all(isinstance(c, str | int | float) for c in choices):
+        raise wrong("answer_choices", "a list of texts")
+    for field in ("image", "video"):
+        value = row.get(field)
+        if value is not None and not (isinstance(value, dict) and isinstance(value.get("bytes"), bytes | None)):
+            raise wrong(field, "an image/video cell ({bytes, path})")
+    texts = [row["question"], *(c for c in choices if isinstance(c, str))]
+    if any(len(t) > MAX_QUESTION_CHARS for t in texts):
+        raise DataSourceError(f"{where}: a question or answer choice is longer than {MAX_QUESTION_CHARS} characters")
+
+
 def _question(row: dict[str, Any], where: str) -> Question:
+    _checked_row(row, where)
     kind = str(row.get("media_type") or ("video" if row.get("video") else "image"))
     media = _media_file(row.get(kind), kind) or _media_file(row.get("image"), "image")
     choices = [str(c) for c in (row.get("answer_choices") or [])]
@@ -142,7 +177,7 @@ def _question(row: dict[str, Any], where: str) -> Question:
     return Question(
         file_name=str(row.get("file_name") or ""),
         source_file=str(row.get("source_file") or ""),
-        question=str(row["question"]),
+        question=clean(row["question"]),
         question_type=str(row.get("question_type") or "unknown"),
         question_id=int(row.get("question_id") or 0),
         answer=str(row.get("answer") or choices[index]),
@@ -151,6 +186,22 @@ def _question(row: dict[str, Any], where: str) -> Question:
         media_type=kind,
         media=str(media),
     )
+
+
+def _check_row_group(metadata: Any, group: int, columns: list[str], name: str) -> None:
+    """Refuse a row group whose columns would decode past the limits, from the shard's footer, before reading it."""
+    rows = metadata.row_group(group)
+    for index in range(rows.num_columns):
+        column = rows.column(index)
+        field = column.path_in_schema.split(".")[0]
+        if field not in columns:
+            continue
+        limit = MAX_MEDIA_COLUMN_BYTES if field in ("image", "video") else MAX_TEXT_COLUMN_BYTES
+        if column.total_uncompressed_size > limit:
+            raise DataSourceError(
+                f"{name} row group {group}: column {field!r} decodes to {column.total_uncompressed_size} bytes, "
+                f"more than mechbench reads ({limit}); refused"
+            )
 
 
 def stream_questions(
@@ -166,11 +217,15 @@ def stream_questions(
         try:
             shard = pq.ParquetFile(path)
             present = [c for c in COLUMNS if c in shard.schema_arrow.names]
-            for batch in shard.iter_batches(batch_size=64, columns=present):
-                for offset, row in enumerate(batch.to_pylist()):
+            for group in range(shard.metadata.num_row_groups):
+                _check_row_group(shard.metadata, group, present, name)
+            offset = 0
+            for batch in shard.iter_batches(batch_size=BATCH_ROWS, columns=present):
+                for row in batch.to_pylist():
                     if limit is not None and count >= limit:
                         return
                     yield _question(row, f"{name} row {offset}"), name
                     count += 1
+                    offset += 1
         except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError
             raise DataSourceError(f"{name} is not a readable parquet shard: {error}") from None

@@ -20,6 +20,7 @@ from mechbench.oracle import oracle_answer
 from mechbench.plugins import check_builtin_model
 from mechbench.reliability import generate_config, reliable_generate
 from mechbench.run_guard import guard_run
+from mechbench.shown import loggable_dataset
 
 
 @task
@@ -63,7 +64,7 @@ def openseesime(
         raise UsageError(f"no OpenSeeSimE questions in {redact_url(source)}")
     media = sorted({Path(q.media) for q in questions})
     return Task(
-        dataset=openseesime_dataset(questions, domain),
+        dataset=loggable_dataset(openseesime_dataset(questions, domain)),
         solver=oracle_answer() if oracle else reliable_generate(),
         scorer=openseesime_scorer(),
         config=generate_config(max_tokens=max_tokens, temperature=OPENSEESIME_TEMPERATURE),

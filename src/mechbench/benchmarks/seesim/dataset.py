@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ValidationError, field_validator
 
 from mechbench import safejson
 from mechbench.benchmarks.seesim.protocol import DOMAINS, MODALITIES, data_file_name
@@ -21,7 +20,9 @@ from mechbench.data import (
     within,
 )
 from mechbench.git_lfs import GitOrigin, github_origin
+from mechbench.limits import MAX_QUESTIONS_FILE_BYTES, MAX_QUESTIONS_PER_FILE, check_count
 from mechbench.media_check import usable_media
+from mechbench.shown import clean
 
 OFFICIAL_REPOSITORY = "cmudrc/OpenSeeSimE"
 """The publisher's repository that holds the SeeSim set (README, ``benchmark/qa-benchmark-with-qids.json``,
@@ -53,6 +54,11 @@ MEDIA = {
 class Question(BaseModel):
     qid: str
     question: str
+
+    @field_validator("question")
+    @classmethod
+    def _printable(cls, value: str) -> str:
+        return clean(value)  # a lone surrogate or an escape sequence never reaches a log or a terminal
 
 
 class FileAnswers(BaseModel):
@@ -119,9 +125,14 @@ def _media(root: Path, domain: str, data_file: str, modality: str, origin: GitOr
 
 
 def _raw(root: Path) -> dict[str, Any]:
-    raw = safejson.loads(read_data_text(questions_file(root)))
+    raw = safejson.loads(read_data_text(questions_file(root), limit=MAX_QUESTIONS_FILE_BYTES))
     if not isinstance(raw, dict):
         raise TypeError("the file does not hold a JSON object")
+    for domain, block in raw.items():
+        for part in ("questions", "files"):
+            entries = block.get(part) if isinstance(block, dict) else None
+            if isinstance(entries, list | dict):
+                check_count(len(entries), MAX_QUESTIONS_PER_FILE, f"{domain} {part}", BENCHMARK_FILE)
     return raw
 
 
@@ -132,9 +143,9 @@ def read_blocks(root: Path, domains: list[str] | tuple[str, ...] = DOMAINS) -> d
         return {d: DomainBlock.model_validate(raw[d]) for d in domains}
     except (
         OSError,
-        UnicodeDecodeError,
-        json.JSONDecodeError,
+        ValueError,  # undecodable text, malformed JSON, nesting past the parser's limit, a failed validation
         RecursionError,
+        MemoryError,
         KeyError,
         TypeError,
         ValidationError,
@@ -186,6 +197,6 @@ def generator_info(root: Path) -> dict[str, Any] | None:
     """The ``generator`` block of a set written by ``mechbench generate seesim`` (None for the published set)."""
     try:
         info = _raw(root).get("generator")
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError, TypeError):
+    except (OSError, ValueError, RecursionError, MemoryError, TypeError, DataSourceError):
         return None
     return info if isinstance(info, dict) else None

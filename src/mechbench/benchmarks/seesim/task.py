@@ -27,6 +27,7 @@ from mechbench.oracle import oracle_answer
 from mechbench.plugins import check_builtin_model
 from mechbench.reliability import generate_config
 from mechbench.run_guard import guard_run
+from mechbench.shown import loggable_dataset
 
 logger = logging.getLogger(__name__)
 SEESIM_MAX_TOKENS = 8192
@@ -95,7 +96,7 @@ def seesim(
             f"({', '.join(skipped)}); their questions are not asked"
         )
     return Task(
-        dataset=seesim_dataset(items, modality, video_mode, fps, max_frames),
+        dataset=loggable_dataset(seesim_dataset(items, modality, video_mode, fps, max_frames)),
         solver=oracle_answer() if oracle else seesim_solver(),
         scorer=seesim_scorer(),
         config=generate_config(max_tokens=max_tokens),

@@ -27,6 +27,7 @@ from mechbench.data import (
     resolve_or_official,
     within,
 )
+from mechbench.limits import MAX_RECORDS_PER_FILE, check_count, check_grid
 
 SUBJECTS: tuple[str, ...] = tuple(f"{kind}_{level}" for kind in SUBJECT_KINDS for level in ("easy", "hard"))
 DEFAULT_SOURCE = "philippds/SPhyR"
@@ -48,6 +49,10 @@ class GridRecord(BaseModel):
     @classmethod
     def _tokens(cls, value: Any) -> Any:
         if isinstance(value, list):
+            try:
+                check_grid(value, "the grid", "record")
+            except DataSourceError as error:
+                raise ValueError(str(error)) from None
             return [[str(cell) for cell in row] if isinstance(row, list) else row for row in value]
         return value
 
@@ -121,6 +126,7 @@ def read_records(path: Path) -> list[GridRecord]:
     """Every record of a SPhyR JSONL file; a malformed line is an error naming the line."""
     records = []
     lines = read_data_text(path).splitlines()
+    check_count(sum(1 for line in lines if line.strip()), MAX_RECORDS_PER_FILE, "records", path.name)
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -128,6 +134,9 @@ def read_records(path: Path) -> list[GridRecord]:
             records.append(GridRecord.model_validate(safejson.loads(line)))
         except (ValueError, ValidationError) as error:  # JSONDecodeError, JSONNestingError, ValidationError
             first = str(error).splitlines()[0]
+            if isinstance(error, ValidationError) and error.errors():
+                detail = error.errors()[0]
+                first = f"{'.'.join(str(p) for p in detail['loc'][:1])}: {detail['msg']}"
             raise DataSourceError(f"{path.name} line {number}: not a SPhyR record ({first})") from None
     return records
 

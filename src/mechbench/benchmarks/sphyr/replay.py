@@ -14,6 +14,7 @@ from pathlib import Path
 
 from mechbench.benchmarks.sphyr.rescore import gravity_for_results, read_results_file, record_grids
 from mechbench.data import DataSourceError
+from mechbench.limits import check_prompt
 
 RESULTS_SUFFIX = "_results.json"
 REPLAY_PREFIX = "replay:"
@@ -69,7 +70,8 @@ def published_samples(file: Path, subject: str) -> list[PublishedSample]:
     for position, record in enumerate(read_results_file(file)):
         if not isinstance(record.get("prompt"), str):
             raise DataSourceError(f"{file.name} record {position}: no prompt to replay")
-        input_grid, truth = record_grids({k: v for k, v in record.items() if k != "input_grid"}, position)
+        check_prompt(record["prompt"], f"{file.name} record {position}")
+        input_grid, truth = record_grids({k: v for k, v in record.items() if k != "input_grid"}, position, file.name)
         samples.append(
             PublishedSample(
                 id=published_id(subject, position),

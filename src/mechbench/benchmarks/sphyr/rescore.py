@@ -14,13 +14,14 @@ from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid, totals
 from mechbench.data import DataSourceError, read_data_text
 from mechbench.executor import run_batch
+from mechbench.limits import MAX_RECORDS_PER_FILE, check_count, check_grid, check_prompt, grid_rows
 
 
 def _grid(value: Any, what: str, where: str) -> list[list[str]]:
     if isinstance(value, str):
-        rows = [line.split() for line in value.strip().splitlines() if line.strip()]
+        rows = grid_rows(value, what, where)
     elif isinstance(value, list) and all(isinstance(row, list) for row in value):
-        rows = [[str(cell) for cell in row] for row in value]
+        rows = [[str(cell) for cell in row] for row in check_grid(value, what, where)]
     else:
         raise DataSourceError(f"{where}: {what} must be a grid (text or list of rows)")
     if not rows:
@@ -37,8 +38,11 @@ def read_results_file(path: Path) -> list[dict[str, Any]]:
     try:
         if stripped.startswith("["):
             records = safejson.loads(text)
+            check_count(len(records) if isinstance(records, list) else 0, MAX_RECORDS_PER_FILE, "records", path.name)
         else:
-            records = [safejson.loads(line) for line in text.splitlines() if line.strip()]
+            lines = [line for line in text.splitlines() if line.strip()]
+            check_count(len(lines), MAX_RECORDS_PER_FILE, "records", path.name)
+            records = [safejson.loads(line) for line in lines]
     except json.JSONDecodeError as error:
         raise DataSourceError(f"{path} is neither a JSON array nor JSONL: {error.msg} at line {error.lineno}") from None
     except safejson.JSONNestingError:
@@ -50,9 +54,11 @@ def read_results_file(path: Path) -> list[dict[str, Any]]:
     return records
 
 
-def record_grids(record: dict[str, Any], position: int) -> tuple[list[list[str]], list[list[str]]]:
-    """(input grid, ground truth) of a record: the input from ``input_grid`` or the published prompt."""
-    where = f"record {position}"
+def record_grids(record: dict[str, Any], position: int, source: str = "") -> tuple[list[list[str]], list[list[str]]]:
+    """(input grid, ground truth) of a record: the input from ``input_grid`` or the published prompt.
+
+    ``source`` names the file in errors."""
+    where = f"{source} record {position}".strip()
     if "ground_truth" not in record:
         raise DataSourceError(f"{where}: no ground_truth")
     truth = _grid(record["ground_truth"], "ground_truth", where)
@@ -60,7 +66,7 @@ def record_grids(record: dict[str, Any], position: int) -> tuple[list[list[str]]
         return _grid(record["input_grid"], "input_grid", where), truth
     if isinstance(record.get("prompt"), str):
         try:
-            return grid_from_prompt(record["prompt"]), truth
+            return grid_from_prompt(check_prompt(record["prompt"], where)), truth
         except ValueError as error:
             raise DataSourceError(f"{where}: {error}") from None
     raise DataSourceError(f"{where}: needs input_grid or the published prompt")

@@ -37,6 +37,7 @@ from mechbench.oracle import oracle_answer
 from mechbench.plugins import check_builtin_model
 from mechbench.reliability import generate_config, reliable_generate
 from mechbench.run_guard import guard_run
+from mechbench.shown import loggable_dataset
 
 logger = logging.getLogger(__name__)
 
@@ -135,7 +136,7 @@ def sphyr(
     gravity = _gravity_note(dataset, version, replay, data == "bundled", load_direction)
     scorer_fn = sphyr_scorer if reference == "published" else sphyr_scorer_best
     return Task(
-        dataset=dataset,
+        dataset=loggable_dataset(dataset),
         solver=(
             oracle_answer()
             if oracle

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from mechbench.benchmarks.structural_eval.scoring import LADDER
 from mechbench.data import DataSourceError, read_data_text
+from mechbench.limits import MAX_SOURCE_TEXT_BYTES
 
 PROMPTS_FILE = "src/prompts.py"
 RUNNER_FILE = "run_eval.py"
@@ -88,11 +89,13 @@ def _parse(root: Path, name: str) -> tuple[ast.Module, str]:
     path = root / name
     if not path.is_file():
         raise DataSourceError(f"the official copy at {root} has no {name}: protocol=official reads its texts from it")
-    text = read_data_text(path)
+    text = read_data_text(path, limit=MAX_SOURCE_TEXT_BYTES)  # read as data, never run: a source file is small
     try:
         return ast.parse(text, filename=name), hashlib.sha256(text.encode()).hexdigest()
     except (SyntaxError, ValueError) as error:
         raise DataSourceError(f"{name} in {root} cannot be parsed: {error}") from None
+    except (RecursionError, MemoryError):
+        raise DataSourceError(f"{name} in {root} cannot be parsed: it nests too deeply") from None
 
 
 def _system_prompts(module: ast.Module) -> dict[str, str]:
@@ -166,7 +169,10 @@ def read_protocol(root: str | Path) -> OfficialProtocol:
     root = Path(root)
     prompts_module, prompts_hash = _parse(root, PROMPTS_FILE)
     runner_module, runner_hash = _parse(root, RUNNER_FILE)
-    texts = _runner_texts(runner_module)
+    try:
+        texts = _runner_texts(runner_module)
+    except (RecursionError, MemoryError):
+        raise DataSourceError(f"{RUNNER_FILE} in {root} cannot be read: it nests too deeply") from None
     feedback, findings = texts["feedback"], texts["findings"]
     missing = [f"{RUNNER_FILE}: {what}" for what in ("user_text", "retry") if what not in texts]
     missing += [f"{RUNNER_FILE}: feedback {k}" for k in (*FORMATTED_FEEDBACK.values(), *PLAIN_FEEDBACK[:2])

@@ -28,6 +28,7 @@ from mechbench.errors import UsageError
 from mechbench.plugins import check_builtin_model
 from mechbench.reliability import generate_config
 from mechbench.run_guard import guard_run
+from mechbench.shown import loggable_dataset
 
 
 @task
@@ -92,7 +93,7 @@ def structural_eval(
     retry = temperature_retry if temperature_retry is not None else retry
     temperatures = (first, retry if retry is not None else first) if first is not None else None
     return Task(
-        dataset=structural_dataset(tasks, prompt_style, official),  # type: ignore[arg-type]
+        dataset=loggable_dataset(structural_dataset(tasks, prompt_style, official)),  # type: ignore[arg-type]
         solver=structural_solver(
             max_retries=max_retries,
             tolerance=tolerance,
