@@ -452,6 +452,133 @@ def extract_archive(case: tuple[str, bytes]) -> object:
         return extracted
 
 
+# ---- media, OpenSeeSimE shards, report figures ---------------------------------------------------------------
+
+SMALL_FRAMES, SMALL_PIXELS = 50, 1_000_000  # small caps for the fuzz run: the bombs below stay cheap
+
+
+def _image_bytes(size: tuple[int, int], mode: str = "RGB", kind: str = "PNG", frames: int = 1) -> bytes:
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    pictures = [Image.new(mode, size, k % 2) for k in range(frames)]
+    pictures[0].save(buffer, format=kind, save_all=frames > 1, append_images=pictures[1:], duration=40)
+    return buffer.getvalue()
+
+
+def media_cases(rng: random.Random) -> Iterator[tuple[str, str, bytes]]:
+    """(suffix, kind, bytes): decompression bombs, too many frames, junk, truncations and mutations."""
+    good_png, good_gif = _image_bytes((16, 16)), _image_bytes((8, 8), "P", "GIF", 3)
+    bomb = _image_bytes((2000, 2000), "1")  # 4 million pixels in a few kB
+    many = _image_bytes((2, 2), "P", "GIF", SMALL_FRAMES + 1)
+    for suffix, kind, data in (
+        (".png", "image", bomb),
+        (".png", "video", bomb),
+        (".mp4", "video", bomb),
+        (".gif", "video", many),
+        (".mp4", "video", many),
+        (".png", "image", b""),
+        (".mp4", "video", b"\x00\x00\x00\x18ftypmp42" + bytes(64)),
+        (".png", "image", good_png[: len(good_png) // 2]),
+    ):
+        yield suffix, kind, data
+    while True:
+        data = bytearray(rng.choice([good_png, good_gif]))
+        for _ in range(rng.randint(1, 6)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        yield (*rng.choice([(".png", "image"), (".gif", "video"), (".mp4", "video")]), bytes(data))
+
+
+def check_media_file(case: tuple[str, str, bytes]) -> object:
+    from mechbench import media_check
+
+    suffix, kind, data = case
+    media_check.MAX_VIDEO_FRAMES, media_check.MAX_FRAME_PIXELS = SMALL_FRAMES, SMALL_PIXELS
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"media{suffix}"
+        path.write_bytes(data)
+        return media_check.check_media(path, kind)  # type: ignore[arg-type]
+
+
+def shard_cases(rng: random.Random) -> Iterator[list[dict[str, Any]]]:
+    """Rows of an OpenSeeSimE shard: missing and mistyped fields, huge cells, unusable choices, mutations."""
+    good = {
+        "file_name": "f",
+        "source_file": "s",
+        "question": "Which is larger?",
+        "question_type": "comparison",
+        "question_id": 1,
+        "answer": "A",
+        "answer_choices": ["A", "B"],
+        "correct_choice_idx": 0,
+        "image": {"bytes": _image_bytes((8, 8)), "path": "a.png"},
+        "video": None,
+        "media_type": "image",
+    }
+    for change in (
+        {"question": None},
+        {"question": "?" * 1_000_000},
+        {"answer_choices": ["x" * 100_000, "y"]},
+        {"answer_choices": []},
+        {"correct_choice_idx": 7},
+        {"image": {"bytes": b"not an image", "path": "a.png"}},
+        {"image": None, "media_type": "video"},
+        {"question_id": -(2**62)},
+    ):
+        yield [good, {**good, **change}]
+    while True:
+        row = dict(good)
+        for _ in range(rng.randint(1, 3)):
+            key = rng.choice([k for k in good if k not in ("image", "video")])
+            row[key] = rng.choice([mutate_text(rng, str(row[key])), rng.choice(HOSTILE_VALUES[:12]), None])
+        yield [good, row]
+
+
+def read_shard(rows: list[dict[str, Any]]) -> object:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from mechbench.benchmarks.openseesime.dataset import stream_questions
+
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            table = pa.Table.from_pylist(rows)
+        except (pa.ArrowException, OverflowError, UnicodeEncodeError):  # rows no parquet writer writes
+            return None
+        pq.write_table(table, Path(folder) / "test.parquet")
+        return list(stream_questions(folder, "main"))
+
+
+def figure_cases(rng: random.Random) -> Iterator[tuple[int, str, int]]:
+    """(models, label, which figure): thousands of models; labels of any length and content."""
+    for figure in range(4):
+        yield 2000, "subject", figure
+        for text in HOSTILE_STRINGS:
+            yield 3, text * (20_000 // len(text) + 1), figure
+    while True:
+        yield rng.choice([1, 3, 30]), mutate_text(rng, rng.choice(HOSTILE_STRINGS))[:50_000], rng.randrange(4)
+
+
+def draw_report_figure(case: tuple[int, str, int]) -> object:
+    """One benchmark's report figure on rows with ``models`` models whose labels are ``label``."""
+    from mechbench.benchmarks.openseesime.report import accuracy_figure as openseesime_figure
+    from mechbench.benchmarks.seesim.report import accuracy_figure as seesim_figure
+    from mechbench.benchmarks.sphyr.report import subject_figure
+    from mechbench.benchmarks.structural_eval.report import ladder_figure
+
+    models, label, which = case
+    names = [f"{label}{k}" for k in range(models)]
+    runs = [
+        {"model": m, "modality": label, "domain": label, "accuracy_structural": 0.5, "accuracy_x": 1} for m in names
+    ]
+    rows = {
+        "runs": runs,
+        "subjects": [{"model": m, "version": label, "subject": label, "topology_score": 0.5} for m in names],
+        "ladder": [{"model": m, "difficulty": label, "step": "correct"} for m in names],
+    }
+    return (seesim_figure, openseesime_figure, subject_figure, ladder_figure)[which](rows)
+
+
 def credential_cases(rng: random.Random) -> Iterator[tuple[str, str, list[int]]]:
     """(secret, text around it, chunk sizes) for the response redactor; URLs and argv for the maskers."""
     secrets = ["sk-FAKE-0123456789abcdef", "hf_" + "x" * 30, "a" * 8, "Bearer-like ***"]
@@ -523,6 +650,9 @@ def targets() -> list[Target]:
         Target("report_builder", build_hostile_report, (MechbenchError,), report_cases),
         Target("archive_extractor", extract_archive, (DataSourceError,), archive_cases),
         Target("credentials", check_credentials, (), credential_cases),
+        Target("media_check", check_media_file, (DataSourceError,), media_cases),
+        Target("openseesime_shard", read_shard, (DataSourceError,), shard_cases),
+        Target("report_figures", draw_report_figure, (), figure_cases),
     ]
 
 

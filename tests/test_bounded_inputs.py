@@ -192,3 +192,79 @@ def test_a_lone_surrogate_in_the_data_never_fails_the_run(tmp_path: Path) -> Non
         display="none",
     )
     assert log.status == "success" and len(log.samples) == 3
+
+
+def _probe_python(code: str, *args: str) -> tuple[int, int, str]:
+    """(exit code, peak resident KB, stderr) of ``python -c CODE ARGS`` under the guard."""
+    command = [sys.executable, "-c", _PROBE, str(ADDRESS_SPACE_GUARD), sys.executable, "-c", code, *args]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=180)
+    code_, peak = (int(v) for v in done.stdout.split())
+    return code_, peak, done.stderr
+
+
+_CHECK_MEDIA = """
+import sys
+from pathlib import Path
+from mechbench.errors import DataSourceError
+from mechbench.media_check import check_media
+try:
+    check_media(Path(sys.argv[1]), "video")
+except DataSourceError as error:
+    sys.exit(f"error: {error}")
+"""
+
+
+@pytest.mark.slow
+def test_a_bomb_or_an_endless_gif_used_as_a_video_is_refused_before_decoding(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from mechbench.media_check import MAX_FRAME_PIXELS, MAX_VIDEO_FRAMES
+
+    bomb = tmp_path / "bomb.png"
+    Image.new("1", (8_000, 8_000)).save(bomb)  # 64 million pixels in ~10 kB (Pillow itself refuses 179 million)
+    frames = [Image.new("L", (2, 2), k) for k in (0, 255)]  # black, white: no two neighbours merge
+    endless = tmp_path / "endless.gif"
+    frames[0].save(endless, save_all=True, append_images=frames[::-1] * (MAX_VIDEO_FRAMES // 2 + 1), duration=10)
+    for path, words in ((bomb, f"more than the {MAX_FRAME_PIXELS}"), (endless, f"more than the {MAX_VIDEO_FRAMES}")):
+        code, peak, stderr = _probe_python(_CHECK_MEDIA, str(path))
+        assert code == 1 and peak < MEMORY_CEILING_KB, (peak, stderr)
+        assert stderr.startswith("error:") and len(stderr.splitlines()) == 1 and words in stderr, stderr
+
+
+_BUILD_OPENSEESIME = """
+import sys
+from mechbench.errors import UsageError
+from mechbench.tasks import openseesime
+try:
+    openseesime(data=sys.argv[1])
+except UsageError as error:
+    sys.exit(f"error: {error}")
+"""
+
+
+@pytest.mark.slow
+def test_an_openseesime_source_past_a_run_is_refused_without_holding_it(tmp_path: Path) -> None:
+    from mechbench.limits import MAX_SAMPLES_PER_RUN
+
+    row = _row(0, video=False)
+    rows = [{**row, "question_id": k} for k in range(MAX_SAMPLES_PER_RUN + 10)]
+    (tmp_path / "data").mkdir()
+    pq.write_table(pa.Table.from_pylist(rows, schema=SCHEMA), tmp_path / "data" / "test.parquet", row_group_size=1000)
+    code, peak, stderr = _probe_python(_BUILD_OPENSEESIME, str(tmp_path))
+    assert code == 1 and peak < MEMORY_CEILING_KB, (peak, stderr)
+    assert f"more than {MAX_SAMPLES_PER_RUN} questions" in stderr and "-T samples=N" in stderr, stderr
+
+
+_DRAW = """
+from mechbench.benchmarks.sphyr.report import subject_figure
+rows = [{"model": f"m{k}", "version": "v1", "subject": f"s{j}", "topology_score": 0.5}
+        for k in range(2000) for j in range(16)]
+rows.append({"model": "m", "version": "v1", "subject": "x" * 20_000, "topology_score": 0.5})
+assert subject_figure({"subjects": rows}).startswith(b"\\x89PNG")
+"""
+
+
+@pytest.mark.slow
+def test_report_figures_draw_thousands_of_models_and_huge_labels_in_bounds() -> None:
+    code, peak, stderr = _probe_python(_DRAW)
+    assert code == 0 and peak < MEMORY_CEILING_KB, (peak, stderr)

@@ -20,6 +20,9 @@ MAX_RECORDS_PER_FILE = 10_000
 """Records in one data, results or replay file (the largest published one, a v1 SPhyR subject, has 1,296)."""
 MAX_QUESTIONS_PER_FILE = 100_000
 """Questions in one SeeSim questions file or OpenSeeSimE split (the largest published split has ~30,000)."""
+MAX_SAMPLES_PER_RUN = 50_000
+"""Samples one task builds from a streamed source when no count is given (Inspect holds them all; the largest
+published OpenSeeSimE split, ~30,000 questions, fits)."""
 MAX_QUESTIONS_FILE_BYTES = 32 * 1024**2
 """Bytes of a SeeSim questions file (the published one has ~20 KB)."""
 MAX_SOURCE_TEXT_BYTES = 2 * 1024**2

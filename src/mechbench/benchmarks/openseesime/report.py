@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from mechbench.figures import png
+from mechbench.figures import first_groups, png, short
 from mechbench.plain_text import plain_text
 from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, accuracy_headline, run_row
 
@@ -43,7 +43,9 @@ def tables(data: Rows) -> list[Table]:
 @plain_text
 def accuracy_figure(data: Rows) -> bytes | None:
     """Accuracy per question type, per model and domain."""
-    runs = sorted(data.get("runs", []), key=lambda r: (str(r["domain"]), str(r["model"])))
+    runs, left_out = first_groups(
+        sorted(data.get("runs", []), key=lambda r: (str(r["domain"]), str(r["model"]))), "runs"
+    )
     kinds = sorted({k for r in runs for k in r if k.startswith("accuracy_")})
     if not runs or not kinds:
         return None
@@ -52,14 +54,14 @@ def accuracy_figure(data: Rows) -> bytes | None:
     figure = Figure(figsize=(8, 4))
     ax = figure.add_subplot()
     width = 0.8 / len(kinds)
-    labels = [f"{str(r['model']).removeprefix('mechbench/')}\n{r['domain']}" for r in runs]
+    labels = [f"{short(str(r['model']).removeprefix('mechbench/'))}\n{short(r['domain'])}" for r in runs]
     for k, key in enumerate(kinds):
         values = [r.get(key, 0.0) for r in runs]
         ax.bar(np.arange(len(runs)) + k * width, values, width, label=key.removeprefix("accuracy_"))
     ax.set_xticks(np.arange(len(runs)) + 0.4 - width / 2, labels, fontsize=7, rotation=30, ha="right")
     ax.set_ylim(0, 1)
     ax.set_ylabel("accuracy")
-    ax.set_title("OpenSeeSimE by question type")
+    ax.set_title("OpenSeeSimE by question type" + left_out)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
     return png(figure)
 

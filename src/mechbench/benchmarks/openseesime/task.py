@@ -16,6 +16,7 @@ from mechbench.benchmarks.openseesime.protocol import TEMPERATURE as OPENSEESIME
 from mechbench.benchmarks.openseesime.protocol import VIDEO_FRAMES as OPENSEESIME_FRAMES
 from mechbench.data import describe_source, files_sha256, redact_url
 from mechbench.errors import UsageError
+from mechbench.limits import MAX_SAMPLES_PER_RUN
 from mechbench.oracle import oracle_answer
 from mechbench.plugins import check_builtin_model
 from mechbench.reliability import generate_config, reliable_generate
@@ -53,13 +54,20 @@ def openseesime(
         limit = None if str(samples) == "all" else int(samples)
     except ValueError:
         raise UsageError(f"samples must be 'all' or a number, got {samples!r}") from None
+    if limit is not None and not 1 <= limit <= MAX_SAMPLES_PER_RUN:
+        raise UsageError(f"samples must be 'all' or a number from 1 to {MAX_SAMPLES_PER_RUN}, got {samples!r}")
     source = data or openseesime_id(domain, subset)
     rev = revision or openseesime_revision(source)
     questions, shards = [], []
-    for question, shard in stream_questions(source, rev, limit):
+    for question, shard in stream_questions(source, rev, MAX_SAMPLES_PER_RUN + 1 if limit is None else limit):
         questions.append(question)
         if shard not in shards:
             shards.append(shard)
+    if len(questions) > MAX_SAMPLES_PER_RUN:
+        raise UsageError(
+            f"{redact_url(source)} holds more than {MAX_SAMPLES_PER_RUN} questions, more than one run holds; "
+            "pass -T samples=N to run the first N"
+        )
     if not questions:
         raise UsageError(f"no OpenSeeSimE questions in {redact_url(source)}")
     media = sorted({Path(q.media) for q in questions})

@@ -14,7 +14,7 @@ from mechbench.benchmarks.seesim.protocol import (
     PUBLISHED_BASELINES,
     PUBLISHED_BASELINES_SOURCE,
 )
-from mechbench.figures import png
+from mechbench.figures import first_groups, png, short
 from mechbench.plain_text import plain_text
 from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, accuracy_headline, run_row
 from mechbench.shown import shown
@@ -83,21 +83,22 @@ def tables(data: Rows) -> list[Table]:
 @plain_text
 def accuracy_figure(data: Rows) -> bytes | None:
     """Accuracy by domain and consistency, per model and modality."""
-    runs = sorted(data.get("runs", []), key=lambda r: (str(r["modality"]), str(r["model"])))
+    runs, left_out = first_groups(
+        sorted(data.get("runs", []), key=lambda r: (str(r["modality"]), str(r["model"]))), "runs"
+    )
     if not runs:
         return None
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(8, 4))
     ax = figure.add_subplot()
-    labels = [f"{str(r['model']).removeprefix('mechbench/')}\n{r['modality']}" for r in runs]
+    labels = [f"{short(str(r['model']).removeprefix('mechbench/'))}\n{short(r['modality'])}" for r in runs]
     for k, key in enumerate(("accuracy_structural", "accuracy_fluid", "consistency")):
         ax.bar(np.arange(len(labels)) + k * 0.27, [r.get(key, 0.0) for r in runs], 0.27, label=key)
     ax.set_xticks(np.arange(len(labels)) + 0.27, labels, fontsize=7, rotation=30, ha="right")
     ax.set_ylim(0, 1)
-    ax.set_title("SeeSim")
+    ax.set_title("SeeSim" + left_out)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
-    figure.tight_layout()
     return png(figure)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from mechbench.figures import png
+from mechbench.figures import first_groups, png, short
 from mechbench.plain_text import plain_text
 from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, first_score
 
@@ -120,28 +120,20 @@ def subject_figure(data: Rows) -> bytes | None:
         return f"{row['subject']} [{row['version']}]" if several else row["subject"]
 
     subjects = sorted({label(r) for r in subject_rows})
-    models = sorted({r["model"] for r in subject_rows})
+    models, left_out = first_groups(sorted({r["model"] for r in subject_rows}), "models")
+    value = {(r["model"], label(r)): r.get("topology_score", r.get("normalized_score", 0.0)) for r in subject_rows}
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(12, 4.5))
     ax = figure.add_subplot()
     width = 0.8 / len(models)
     for k, model in enumerate(models):
-        values = [
-            next(
-                (
-                    r.get("topology_score", r.get("normalized_score", 0.0))
-                    for r in subject_rows
-                    if r["model"] == model and label(r) == s
-                ),
-                0.0,
-            )
-            for s in subjects
-        ]
-        ax.bar(np.arange(len(subjects)) + k * width, values, width, label=model)
-    ax.set_xticks(np.arange(len(subjects)) + 0.4 - width / 2, subjects, rotation=60, ha="right", fontsize=8)
+        values = [value.get((model, s), 0.0) for s in subjects]
+        ax.bar(np.arange(len(subjects)) + k * width, values, width, label=short(model))
+    ticks = [short(s) for s in subjects]
+    ax.set_xticks(np.arange(len(subjects)) + 0.4 - width / 2, ticks, rotation=60, ha="right", fontsize=8)
     ax.set_ylabel("topology score (or normalised score)")
-    ax.set_title("SPhyR per subject")
+    ax.set_title("SPhyR per subject" + left_out)
     ax.legend(fontsize=8)
     return png(figure)
 

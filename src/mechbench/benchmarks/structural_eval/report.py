@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from mechbench.benchmarks.structural_eval.scoring import LADDER
-from mechbench.figures import png, side_by_side
+from mechbench.figures import first_groups, png, short, side_by_side
 from mechbench.plain_text import plain_text
 from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, first_score, run_row
 from mechbench.shown import shown
@@ -116,7 +116,7 @@ def tables(data: Rows) -> list[Table]:
 @plain_text
 def ladder_figure(data: Rows) -> bytes | None:
     """Stacked shares of the ladder's steps per model and difficulty."""
-    bars = ladder_counts(data)
+    bars, left_out = first_groups(ladder_counts(data), "bars")
     if not bars:
         return None
     from matplotlib.figure import Figure
@@ -129,10 +129,10 @@ def ladder_figure(data: Rows) -> bytes | None:
         values = np.array([b.get(step, 0) for b in bars]) / totals
         ax.bar(range(len(bars)), values, bottom=bottom, color=LADDER_COLOURS[step], label=step)
         bottom += values
-    labels = [f"{b['model']}\ndifficulty {b['difficulty']}" for b in bars]
+    labels = [f"{short(b['model'])}\ndifficulty {short(b['difficulty'])}" for b in bars]
     ax.set_xticks(range(len(bars)), labels, fontsize=7, rotation=45, ha="right")
     ax.set_ylabel("share of tasks")
-    ax.set_title("StructuralEval: the first check each answer fails, by model and difficulty")
+    ax.set_title("StructuralEval: the first check each answer fails, by model and difficulty" + left_out)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
     return png(figure)
 
