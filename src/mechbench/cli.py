@@ -405,7 +405,8 @@ def generate_seesim_command(
     ray_address: RayAddressOption = None,
 ) -> None:
     """SeeSim simulations (plane-stress FE and lattice-Boltzmann flow) with image, video and report, answered from
-    the physics."""
+    the physics; the same facts as OpenSeeSimE multiple-choice questions in OUTPUT/openseesime/{structural,fluid}."""
+    from mechbench.benchmarks.openseesime.generated_set import write_openseesime
     from mechbench.benchmarks.seesim.generated_set import write_seesim
 
     generation_target(output, n)
@@ -418,9 +419,14 @@ def generate_seesim_command(
             warn=lambda m: typer.echo(f"warning: {m}", err=True),
             **executor_args(executor, workers, ray_address),
         )
+        asked = write_openseesime(output, output / "openseesime")
     except MechbenchError as error:
         fail(str(error))
     typer.echo(f"wrote {n} structural and {n} fluid simulations to {output}")
+    typer.echo(
+        f"OpenSeeSimE: {asked['structural']} structural and {asked['fluid']} fluid questions "
+        f"(-T data={output / 'openseesime'}/structural or .../fluid)"
+    )
     typer.echo(
         f"answers: {table['answers']}, always-True {table['always_true']:.1%}, always-False {table['always_false']:.1%}"
     )

@@ -2,7 +2,8 @@
 
 Each benchmark's spec runs its own part (:attr:`mechbench.plugins.BenchmarkSpec.demo`): StructuralEval with the
 ground truth and with replayed planted mistakes, SPhyR's 16 subjects with the empty, solid and random baselines
-(physics on), SeeSim's generated simulations as images, videos and text with always-True and always-False.
+(physics on), SeeSim's generated simulations as images, videos and text with always-True and always-False, and the same
+simulations as OpenSeeSimE multiple-choice questions with first-choice and random.
 Logs go to ``OUT/logs``, the report to ``OUT/report``.
 """
 

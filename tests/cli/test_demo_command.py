@@ -45,6 +45,12 @@ def test_demo_runs_offline_and_writes_the_report(tmp_path: Path) -> None:
         assert 0.4 <= true["accuracy"] <= 0.6
     # A generated set has its own answers: the published always-True rate is not shown beside it.
     assert all(row["published"] is None for row in report["leaderboard"] if row["benchmark"] == "seesim")
+    # OpenSeeSimE on the same simulations, both domains, two baselines, offline.
+    runs = sections["openseesime"]["runs"]
+    assert {(r["model"], r["domain"]) for r in runs} == {
+        (m, d) for m in ("mechbench/first-choice", "mechbench/random") for d in ("structural", "fluid")
+    }
+    assert all(r["samples"] > 40 and 0 < r["accuracy"] < 1 for r in runs)
     assert (tmp_path / "report" / "report.html").stat().st_size > 50_000
 
 

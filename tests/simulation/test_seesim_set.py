@@ -245,6 +245,8 @@ def test_the_command_writes_published_wording_prints_the_balance_and_refuses_bad
     assert result.exit_code == 0, result.stderr
     assert "wrote 1 structural and 1 fluid simulations" in result.stdout and "always-True" in result.stdout
     assert (tmp_path / "data" / "fluid" / "videos" / "File_1.gif").is_file()
+    assert "OpenSeeSimE:" in result.stdout  # the same facts as multiple-choice shards, one folder per domain
+    assert {p.parent.parent.name for p in (tmp_path / "openseesime").rglob("*.parquet")} == {"structural", "fluid"}
     published = json.loads((published_seesim / "benchmark" / "qa-benchmark-with-qids.json").read_text())
     mine = _qa(tmp_path)  # the questions in the publisher's wording, read from the copy given
     for domain in ("structural", "fluid"):

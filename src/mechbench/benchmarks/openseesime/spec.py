@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
+
+from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.openseesime.baselines import BASELINES
 from mechbench.benchmarks.openseesime.report import REPORT
 from mechbench.benchmarks.openseesime.task import openseesime
 from mechbench.plugins import BenchmarkSpec, register
+
+DEMO_MODELS = ("mechbench/first-choice", "mechbench/random")
+
+
+def demo(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None]) -> list[Any]:
+    """The bundled simulations asked as OpenSeeSimE questions, both domains, first-choice and random."""
+    step("OpenSeeSimE: the SeeSim simulations as multiple-choice questions, baselines first-choice and random")
+    tasks = [openseesime(domain=domain, data="bundled") for domain in ("structural", "fluid")]
+    return inspect_eval(tasks, model=list(DEMO_MODELS), max_tasks=4, **eval_kwargs)
+
 
 SPEC = register(
     BenchmarkSpec(
@@ -18,5 +32,7 @@ SPEC = register(
         order=40,
         listing=Path(__file__).with_name("eval.yaml"),
         baselines=BASELINES,
+        demo=demo,
+        demo_models=", ".join(DEMO_MODELS),
     )
 )

@@ -10,11 +10,12 @@ from mechbench.arguments import validated
 from mechbench.benchmarks.openseesime.dataset import Domain, Subset, stream_questions
 from mechbench.benchmarks.openseesime.dataset import dataset_id as openseesime_id
 from mechbench.benchmarks.openseesime.dataset import default_revision as openseesime_revision
+from mechbench.benchmarks.openseesime.generated_set import WRITER_VERSION, bundled_set
 from mechbench.benchmarks.openseesime.inspect_parts import openseesime_scorer
 from mechbench.benchmarks.openseesime.inspect_parts import to_dataset as openseesime_dataset
 from mechbench.benchmarks.openseesime.protocol import TEMPERATURE as OPENSEESIME_TEMPERATURE
 from mechbench.benchmarks.openseesime.protocol import VIDEO_FRAMES as OPENSEESIME_FRAMES
-from mechbench.data import describe_source, files_sha256, redact_url
+from mechbench.data import DataSourceError, describe_source, files_sha256, redact_url
 from mechbench.errors import UsageError
 from mechbench.limits import MAX_SAMPLES_PER_RUN
 from mechbench.oracle import oracle_answer
@@ -22,6 +23,9 @@ from mechbench.plugins import check_builtin_model
 from mechbench.reliability import generate_config, reliable_generate
 from mechbench.run_guard import guard_run
 from mechbench.shown import loggable_dataset
+
+BUNDLED_NAME = "bundled"
+GENERATED_SOURCE = "bundled: mechbench's generated SeeSim simulations as OpenSeeSimE questions"
 
 
 @task
@@ -40,8 +44,8 @@ def openseesime(
     Args:
         domain: ``structural`` or ``fluid``.
         subset: ``mini`` and ``small`` (the publisher's stratified subsets) or ``full`` (~175 GB, streamed).
-        data: a folder of parquet shards or a Hugging Face dataset id (default: the publisher's for the domain
-            and subset).
+        data: a folder of parquet shards, a Hugging Face dataset id (default: the publisher's for the domain and
+            subset), or ``bundled``: mechbench's bundled SeeSim simulations asked as OpenSeeSimE questions, offline.
         revision: dataset revision (default: the pinned commit where one is known, else main).
         samples: ``all`` or the first N questions (only the shards they come from are downloaded).
         max_tokens: generation limit, reasoning included.
@@ -56,13 +60,22 @@ def openseesime(
         raise UsageError(f"samples must be 'all' or a number, got {samples!r}") from None
     if limit is not None and not 1 <= limit <= MAX_SAMPLES_PER_RUN:
         raise UsageError(f"samples must be 'all' or a number from 1 to {MAX_SAMPLES_PER_RUN}, got {samples!r}")
-    source = data or openseesime_id(domain, subset)
+    generated = data == BUNDLED_NAME
+    source = str(bundled_set(domain)) if generated else data or openseesime_id(domain, subset)
     rev = revision or openseesime_revision(source)
     questions, shards = [], []
-    for question, shard in stream_questions(source, rev, MAX_SAMPLES_PER_RUN + 1 if limit is None else limit):
-        questions.append(question)
-        if shard not in shards:
-            shards.append(shard)
+    try:
+        for question, shard in stream_questions(source, rev, MAX_SAMPLES_PER_RUN + 1 if limit is None else limit):
+            questions.append(question)
+            if shard not in shards:
+                shards.append(shard)
+    except DataSourceError as error:
+        if generated or Path(source).expanduser().is_dir():
+            raise
+        raise DataSourceError(
+            f"{error}; for mechbench's own generated set, offline, use -T data=bundled "
+            "(or point -T data= at a local folder of the publisher's parquet shards)"
+        ) from None
     if len(questions) > MAX_SAMPLES_PER_RUN:
         raise UsageError(
             f"{redact_url(source)} holds more than {MAX_SAMPLES_PER_RUN} questions, more than one run holds; "
@@ -80,8 +93,9 @@ def openseesime(
             "benchmark": "openseesime",
             "domain": domain,
             "subset": subset,
-            "data_source": describe_source(source),
-            "revision": rev if data is None or not Path(str(data)).is_dir() else None,
+            "data_source": GENERATED_SOURCE if generated else describe_source(source),
+            "revision": rev if not generated and (data is None or not Path(str(data)).is_dir()) else None,
+            "generated": f"openseesime writer {WRITER_VERSION}" if generated else None,
             "shards": shards,
             "data_sha256": files_sha256(media),
             "oracle": oracle,
