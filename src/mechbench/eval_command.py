@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
 
 from mechbench.data import redact_url
 from mechbench.errors import UsageError
-from mechbench.reliability import EVAL_DEFAULTS
+from mechbench.eval_checks import TASK_NAMES
+from mechbench.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES
 
-TASK_NAMES = ("sphyr", "structural_eval", "seesim", "openseesime")
+RETRY_POLICY = (
+    f"each model call is retried up to {MAX_RETRIES} times with back-off (about 13 minutes in all) and a request "
+    f"is abandoned after {ATTEMPT_TIMEOUT} s; a failing sample is run again up to {EVAL_DEFAULTS['retry_on_error']} "
+    "times (--retry-on-error), then the others go on"
+)
 SDK_RETRYING_PROVIDERS = ("openai", "openai-api")
 """Providers built on the OpenAI SDK, whose own silent retries mechbench turns off so that Inspect's retry loop,
 which logs every retry with its cause, is the only one."""
@@ -23,7 +29,7 @@ def _given(args: list[str], flag: str) -> bool:
     return any(a == flag or a.startswith(flag + "=") for a in args)
 
 
-def _option_values(args: list[str], *flags: str) -> list[str]:
+def option_values(args: list[str], *flags: str) -> list[str]:
     values = []
     for i, a in enumerate(args):
         for flag in flags:
@@ -87,7 +93,7 @@ def check_task_args(task: str, args: list[str]) -> None:
 
     name = task.removeprefix("mechbench/")
     valid = list(inspect.signature(getattr(tasks, name)).parameters)
-    for given in _option_values(args, "-T", "--task-arg"):
+    for given in option_values(args, "-T", "--task-arg"):
         key = given.split("=", 1)[0]
         if key not in valid:
             close = difflib.get_close_matches(key, valid, n=1)
@@ -95,12 +101,17 @@ def check_task_args(task: str, args: list[str]) -> None:
             raise UsageError(f"{name} has no task argument {key!r}{hint}; its arguments: {', '.join(valid)}")
 
 
+def model_names(args: list[str]) -> list[str]:
+    """The models ``args`` name (``--model a,b``, repeated, or ``$INSPECT_EVAL_MODEL``)."""
+    models = option_values(args, "--model") or [os.environ.get("INSPECT_EVAL_MODEL", "")]
+    return [m.strip() for value in models for m in value.split(",") if m.strip()]
+
+
 def eval_argv(task: str, args: list[str]) -> list[str]:
     """Arguments for ``inspect eval`` running ``task`` with ``args`` plus mechbench's defaults."""
     argv = ["eval", task_spec(task), *args, *_default_flags(args)]
-    models = _option_values(args, "--model") or [os.environ.get("INSPECT_EVAL_MODEL", "")]
-    names = [m for value in models for m in value.split(",") if m]
-    model_args = _option_values(args, "-M", "--model-arg")
+    names = model_names(args)
+    model_args = option_values(args, "-M", "--model-arg")
     if (
         names
         and all(n.split("/", 1)[0] in SDK_RETRYING_PROVIDERS for n in names)
@@ -113,3 +124,27 @@ def eval_argv(task: str, args: list[str]) -> list[str]:
 def eval_retry_argv(logs: list[str], args: list[str]) -> list[str]:
     """Arguments for ``inspect eval-retry`` resuming ``logs`` with mechbench's defaults (model args are in the log)."""
     return ["eval-retry", *logs, *args, *_default_flags(args)]
+
+
+def log_dir(args: list[str]) -> Path:
+    """Where Inspect writes the logs of a run with ``args``."""
+    given = option_values(args, "--log-dir")
+    return Path(given[-1] if given else os.environ.get("INSPECT_LOG_DIR") or "logs")
+
+
+def failed_runs(folder: Path, since: float) -> list[tuple[Path, str]]:
+    """(log, first line of its error) of every log in ``folder`` written since ``since`` whose run ended in error."""
+    from inspect_ai.log import read_eval_log
+
+    out = []
+    for path in sorted(folder.glob("*.eval")) + sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            if path.stat().st_mtime < since:
+                continue
+            header = read_eval_log(str(path), header_only=True)
+        except Exception:  # not a log, or one being written by another run: not this run's to judge
+            continue
+        if header.status == "error":
+            message = header.error.message if header.error is not None else "no message"
+            out.append((path, (message.strip().splitlines() or ["no message"])[-1][:300]))
+    return out

@@ -1,0 +1,150 @@
+"""What ``mechbench eval`` checks before it starts Inspect, so a mistake is one line instead of a traceback:
+the task name, each model name and its provider package, ``--limit``, and whether the model's API can be reached.
+
+``inspect eval`` itself is left as it is (its own arguments are Inspect's business); these checks run only in
+mechbench's own command.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.util
+import os
+import re
+import socket
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from mechbench.errors import UsageError
+
+TASK_NAMES = ("sphyr", "structural_eval", "seesim", "openseesime")
+TASK_ALIASES = {
+    "structural": "structural_eval",
+    "structuraleval": "structural_eval",
+    "structural-eval": "structural_eval",
+}
+"""Other names users reach for (``generate structural`` and ``score structural`` use the short one)."""
+OFFLINE_MODELS = "mechbench/random (offline, no key)"
+REACH_TIMEOUT = 10.0
+"""Seconds to open a connection to a model's API before the run is refused (DNS lookup included)."""
+
+
+@dataclass(frozen=True)
+class Provider:
+    """An Inspect provider's Python package, mechbench's extra that installs it, and where its API is."""
+
+    module: str
+    package: str
+    extra: str | None
+    url_variable: str | None
+    default_url: str | None
+
+
+_OPENAI_CLIENT = ("openai", "openai", "openai")
+PROVIDERS: dict[str, Provider] = {
+    "openai": Provider(*_OPENAI_CLIENT, "OPENAI_BASE_URL", "https://api.openai.com/v1"),
+    "openai-api": Provider(*_OPENAI_CLIENT, None, None),  # openai-api/<service>/<model>: <SERVICE>_BASE_URL
+    "vllm": Provider(*_OPENAI_CLIENT, "VLLM_BASE_URL", None),  # no URL: Inspect starts a local server
+    "sglang": Provider(*_OPENAI_CLIENT, "SGLANG_BASE_URL", None),
+    "ollama": Provider(*_OPENAI_CLIENT, "OLLAMA_BASE_URL", "http://localhost:11434/v1"),
+    "openrouter": Provider(*_OPENAI_CLIENT, "OPENROUTER_BASE_URL", "https://openrouter.ai/api/v1"),
+    "together": Provider(*_OPENAI_CLIENT, "TOGETHER_BASE_URL", "https://api.together.xyz/v1"),
+    "anthropic": Provider("anthropic", "anthropic", "anthropic", "ANTHROPIC_BASE_URL", "https://api.anthropic.com"),
+    "google": Provider(
+        "google.genai", "google-genai", "google", "GOOGLE_BASE_URL", "https://generativelanguage.googleapis.com"
+    ),
+    "mistral": Provider("mistralai", "mistralai", None, "MISTRAL_BASE_URL", "https://api.mistral.ai"),
+    "groq": Provider("groq", "groq", None, "GROQ_BASE_URL", "https://api.groq.com"),
+}
+"""The providers whose package and endpoint mechbench checks; others are passed to Inspect unchecked."""
+
+
+def resolve_task(task: str) -> str:
+    """``task`` as ``mechbench eval`` runs it: one of mechbench's four (aliases accepted) or an Inspect task spec
+    (a file, ``file@task`` or ``package/task``); a bare name that is none of these is a one-line error."""
+    name = task.removeprefix("mechbench/")
+    if name in TASK_NAMES:
+        return name
+    if name in TASK_ALIASES:
+        return TASK_ALIASES[name]
+    if not task.startswith("mechbench/") and ("/" in task or "." in task or "@" in task or os.path.exists(task)):
+        return task
+    close = difflib.get_close_matches(name, [*TASK_NAMES, *TASK_ALIASES], n=1)
+    hint = f" (did you mean {TASK_ALIASES.get(close[0], close[0])}?)" if close else ""
+    raise UsageError(
+        f"unknown task {task!r}{hint}; mechbench's tasks: {', '.join(TASK_NAMES)} (or an Inspect task file)"
+    )
+
+
+def _builtin_names() -> list[str]:
+    from mechbench import plugins
+    from mechbench.providers.model import REPLAY
+
+    return sorted([*plugins.baselines(), REPLAY])
+
+
+def check_model(name: str) -> Provider | None:
+    """Refuse a model name without a provider, an unknown built-in model, or a provider whose package is missing;
+    returns the provider mechbench knows for it (None for the others)."""
+    if "/" not in name:
+        if name in _builtin_names():
+            raise UsageError(f"model {name!r} names no provider: mechbench's built-in one is mechbench/{name}")
+        raise UsageError(
+            f"model {name!r} names no provider: write provider/model, e.g. openai/{name}, anthropic/{name} or "
+            f"vllm/{name}, or {OFFLINE_MODELS}"
+        )
+    provider = name.split("/", 1)[0]
+    if provider == "mechbench":
+        known = _builtin_names()
+        if name.split("/", 1)[1] not in known:
+            raise UsageError(
+                f"unknown mechbench model {name!r}; built-in models: mechbench/{', mechbench/'.join(known)}"
+            )
+        return None
+    entry = PROVIDERS.get(provider)
+    if entry is not None and importlib.util.find_spec(entry.module.split(".")[0]) is None:
+        install = f"pip install 'mechbench[{entry.extra}]'" if entry.extra else f"pip install {entry.package}"
+        raise UsageError(f"{name} needs the {entry.package} package, which is not installed: {install}")
+    return entry
+
+
+LIMIT = re.compile(r"(\d+)(?:-(\d+))?")
+
+
+def check_limit(value: str) -> int | None:
+    """``--limit``'s value checked (``N`` samples or an ``A-B`` range from 1); the sample count when it is ``N``."""
+    match = LIMIT.fullmatch(value.strip())
+    if match is None or (match.group(2) is not None and not 1 <= int(match.group(1)) <= int(match.group(2))):
+        raise UsageError(f"--limit takes a number of samples (--limit 10) or a range (--limit 11-20), got {value!r}")
+    return int(match.group(1)) if match.group(2) is None else None
+
+
+def api_url(name: str, entry: Provider, base_url: str | None) -> tuple[str, str] | None:
+    """(URL, where it came from) of the API ``name`` will call, or None when it cannot be known beforehand."""
+    if base_url:
+        return base_url, "--model-base-url"
+    variable = entry.url_variable
+    if name.startswith("openai-api/"):
+        service = name.split("/")[1] if name.count("/") >= 2 else ""
+        variable = f"{service.upper().replace('-', '_')}_BASE_URL"
+    if variable and os.environ.get(variable):
+        return os.environ[variable], variable
+    return (entry.default_url, f"the provider's default, {variable} being unset") if entry.default_url else None
+
+
+def check_reachable(name: str, url: str, origin: str, timeout: float = REACH_TIMEOUT) -> None:
+    """Refuse the run when no connection to ``url``'s host can be opened within ``timeout`` seconds."""
+    parts = urlsplit(url)
+    host = parts.hostname
+    if not host:
+        raise UsageError(f"{name}: the API address {url!r} (from {origin}) has no host")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as error:
+        why = error.strerror or type(error).__name__ or str(error)
+        raise UsageError(
+            f"{name}: cannot reach {host}:{port} ({why}; address from {origin}); an API model needs the network "
+            f"or a local server — check the address, or run {OFFLINE_MODELS}"
+        ) from None
