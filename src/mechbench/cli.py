@@ -523,7 +523,7 @@ def eval_command(
     """'inspect eval' with mechbench's checks and reliability defaults; other options go to Inspect ('inspect eval
     --help').
 
-    Checked first, each a one-line error: the task (``structural`` is taken for structural_eval), every model
+    Checked first, each a one-line error: the task (structural is taken for structural_eval), every model
     name (provider/model) and its provider package, --limit, the task arguments, and that each API model's
     address answers within 10 s. Adds, unless given: --continue-on-fail, --retry-on-error 3, --log-buffer 1 (each
     finished sample is in the log at once, so a killed run loses none), --log-level-transcript http (retries and
