@@ -21,7 +21,7 @@ from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference, 
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, Wording, build_prompt, render_grid
 from mechbench.benchmarks.sphyr.replay import PublishedSample
 from mechbench.benchmarks.sphyr.rotation import rotate_direction, rotate_grid
-from mechbench.benchmarks.sphyr.scoring import METRIC_NAMES, score_grid
+from mechbench.benchmarks.sphyr.scoring import HEADLINE_METRICS, METRIC_NAMES, score_grid
 from mechbench.reliability import INSTRUMENT_FAILURE, instrument_error
 from mechbench.replies import budget_exhausted, budget_note, split_reply
 
@@ -150,7 +150,9 @@ def _metrics(reference: Reference) -> list:
     # ``invalid_output_grid`` is the parse-failure rate, apart from wrong answers; ``budget_exhausted`` the
     # share of replies the output limit cut off before any answer (apart from both).
     names = (*METRIC_NAMES, "invalid_output_grid", "budget_exhausted", *metric_names(reference))
-    return [{name: [mean()] for name in names}]
+    # The headlines first (Inspect's console shows metrics in this order and cuts the line at its width).
+    first = [n for n in HEADLINE_METRICS if n in names]
+    return [{name: [mean()] for name in (*first, *(n for n in names if n not in first))}]
 
 
 def _score_fn(

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from mechbench.benchmarks.sphyr.scoring import HEADLINE_METRICS
 from mechbench.figures import first_groups, png, short
 from mechbench.plain_text import plain_text
 from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, first_score
@@ -18,7 +19,7 @@ def headline(sample: Any) -> tuple[str, float, float] | None:
     score = first_score(sample)
     if score is None or not isinstance(score.value, dict):
         return None
-    name = "topology_score" if "topology_score" in score.value else "exact_match"
+    name = next((n for n in HEADLINE_METRICS if n in score.value), HEADLINE_METRICS[-1])
     return name, float(score.value[name]), 1.0
 
 

@@ -31,6 +31,8 @@ GRAPH_METRIC_NAMES = (
     "difficulty_weighted_relative_difference_ratio",
 )
 """The graph metrics of the newer published scorer, computed on a valid grid only (else False / 0)."""
+HEADLINE_METRICS = ("topology_score", "exact_match")
+"""The headline: topology score where physics ran, else exact match (the report's, and first on the console)."""
 METRIC_NAMES = (
     "valid_output_grid",
     "exact_match",
