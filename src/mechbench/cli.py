@@ -400,6 +400,9 @@ def generate_seesim_command(
             "default: the publisher's copy, or mechbench's wording (said on the console) when it cannot be read."
         ),
     ] = None,
+    openseesime: Annotated[
+        bool, typer.Option(help="Also write the facts as OpenSeeSimE questions in OUTPUT/openseesime.")
+    ] = True,
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
@@ -419,14 +422,15 @@ def generate_seesim_command(
             warn=lambda m: typer.echo(f"warning: {m}", err=True),
             **executor_args(executor, workers, ray_address),
         )
-        asked = write_openseesime(output, output / "openseesime")
+        asked = write_openseesime(output, output / "openseesime") if openseesime else None
     except MechbenchError as error:
         fail(str(error))
     typer.echo(f"wrote {n} structural and {n} fluid simulations to {output}")
-    typer.echo(
-        f"OpenSeeSimE: {asked['structural']} structural and {asked['fluid']} fluid questions "
-        f"(-T data={output / 'openseesime'}/structural or .../fluid)"
-    )
+    if asked is not None:
+        typer.echo(
+            f"OpenSeeSimE: {asked['structural']} structural and {asked['fluid']} fluid questions "
+            f"(-T data={output / 'openseesime'}/structural or .../fluid)"
+        )
     typer.echo(
         f"answers: {table['answers']}, always-True {table['always_true']:.1%}, always-False {table['always_false']:.1%}"
     )

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
 MAX_SIDE_BY_SIDE = (1800, 900)
 """Largest size, in pixels, of images placed side by side (a report stays small)."""
 MAX_LABEL_CHARS = 48
-"""Characters of any text drawn in a figure (a model name or a subject label from a log can be any length)."""
+"""Characters of a label drawn in a figure (a model name or a subject label from a log can be any length)."""
+MAX_TEXT_CHARS = 200
+"""Characters of any text a figure draws (titles included); labels are cut shorter, to :data:`MAX_LABEL_CHARS`."""
 MAX_FIGURE_GROUPS = 24
 """Bar groups (models, runs) one figure draws; the tables beside it list them all."""
 
@@ -46,8 +48,8 @@ def png(figure: Figure) -> bytes:
 
     FigureCanvasAgg(figure)
     for text in figure.findobj(Text):  # the last guard: one huge or unencodable label must not stop the renderer
-        if len(text.get_text()) > MAX_LABEL_CHARS or not text.get_text().isascii():
-            text.set_text(short(text.get_text()))
+        if len(text.get_text()) > MAX_TEXT_CHARS or not text.get_text().isascii():
+            text.set_text(short(text.get_text(), MAX_TEXT_CHARS))
     buffer = BytesIO()
     with warnings.catch_warnings():  # a label in a script the font lacks is drawn as boxes, which is fine
         warnings.filterwarnings("ignore", message="Glyph .* missing from font")

@@ -24,6 +24,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Polygon
 
+from mechbench.frame.determinacy import stiffness_note
 from mechbench.frame.loads import cos_sin_deg, force_angle_deg
 from mechbench.frame.model import (
     DEFAULT_A,
@@ -123,7 +124,11 @@ class _Drawing:
 
     def _arrow(self, tail: np.ndarray, tip: np.ndarray, head: float, **style: Any) -> None:
         """An arrow whose head is an obstacle no label may cover."""
-        self.ax.add_patch(FancyArrowPatch(tuple(tail), tuple(tip), arrowstyle="-|>", mutation_scale=head, **style))
+        self.ax.add_patch(
+            FancyArrowPatch(
+                tuple(tail), tuple(tip), arrowstyle="-|>", mutation_scale=head, shrinkA=0, shrinkB=0, **style
+            )
+        )
         self.heads.append((np.asarray(tail, dtype=float), np.asarray(tip, dtype=float), head))
 
     def _link_frame(self, link_id: str) -> tuple[np.ndarray, np.ndarray, float]:
@@ -307,22 +312,30 @@ class _Drawing:
         return np.array([c, s]), psi % 360.0
 
     def _angle_note(self, tail: np.ndarray, direction: np.ndarray, psi: float) -> str:
-        """Mark the acute angle between an inclined force and the horizontal at the arrow's tail.
+        """Mark the acute angle between an inclined force and the horizontal at the arrow's tail: the horizontal
+        reference line it is measured from, the arc, and the angle beside the arc.
 
-        Returns the text to add to the force's label ("" for horizontal and vertical forces).
+        Returns the text to add to the force's label (always "": the angle stands at its arc).
         """
         if abs(psi / 90.0 - round(psi / 90.0)) < 1e-9:
             return ""
-        r = 0.06 * self.scale.size
+        r = 0.07 * self.scale.size
         back = -direction  # from the tail, along the arrow's line away from the structure
         horizontal = np.array([math.copysign(1.0, back[0]), 0.0])
-        self._line(tail, tail + horizontal * r * 1.4, color=LOAD, lw=0.8, ls="--", zorder=3)
+        self._line(tail - horizontal * r * 0.4, tail + horizontal * r * 1.8, color=LOAD, lw=0.9, ls="--", zorder=3)
         a0 = math.degrees(math.atan2(horizontal[1], horizontal[0]))
         a1 = math.degrees(math.atan2(back[1], back[0]))
         sweep = (a1 - a0 + 180) % 360 - 180
         angles = np.radians(np.linspace(a0, a0 + sweep, 30))
         self.ax.plot(tail[0] + r * np.cos(angles), tail[1] + r * np.sin(angles), color=LOAD, lw=0.9, zorder=3)
-        return f", {_fmt(abs(sweep))}°"
+        middle = math.radians(a0 + sweep / 2)
+        self._text(
+            tail + 1.5 * r * np.array([math.cos(middle), math.sin(middle)]),
+            f"{_fmt(abs(sweep))}°",
+            fontsize=9,
+            color=LOAD,
+        )
+        return ""
 
     def _members_at(self, load: PointLoad | BendingMoment) -> list[np.ndarray]:
         """Member directions leaving the point where a load acts (a link's interior has two)."""
@@ -344,7 +357,9 @@ class _Drawing:
             direction = -direction
             psi = (psi + 180.0) % 360.0
         length = self.scale.arrow
-        gap = 1.2 * self.scale.hinge
+        # The tip reaches the point; it stops at a hinge circle drawn there.
+        hinged = any(np.linalg.norm(point - where) < 1e-9 for _, _, point in self.markers)
+        gap = (1.2 if hinged else 0.3) * self.scale.hinge
         if any(np.linalg.norm(c - where) < 1e-9 for c in self.moment_centres):
             gap = 0.075 * self.scale.size  # stop at the moment arc drawn around the same point
         members = self._members_at(load)
@@ -608,6 +623,9 @@ class _Drawing:
 
     def finish(self) -> Figure:
         self.place_labels()
+        note = stiffness_note(self.model)
+        if note is not None:  # the reactions of an indeterminate structure depend on it: the drawing says it
+            self.ax.text(0.0, 0.0, note, transform=self.ax.transAxes, ha="left", va="bottom", fontsize=9, color=MEMBER)
         self.ax.text(
             1.0,
             0.0,

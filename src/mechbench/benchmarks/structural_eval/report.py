@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from mechbench.benchmarks.structural_eval.scoring import LADDER
-from mechbench.figures import first_groups, png, short, side_by_side
+from mechbench.figures import MAX_LABEL_CHARS, first_groups, png, short, side_by_side
 from mechbench.plain_text import plain_text
 from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, first_score, run_row
 from mechbench.shown import shown
@@ -115,24 +115,38 @@ def tables(data: Rows) -> list[Table]:
 
 @plain_text
 def ladder_figure(data: Rows) -> bytes | None:
-    """Stacked shares of the ladder's steps per model and difficulty."""
-    bars, left_out = first_groups(ladder_counts(data), "bars")
+    """Stacked shares of the ladder's steps per difficulty (d1–d5 under the bars), grouped by model."""
+    counts = ladder_counts(data)
+    models, left_out = first_groups(sorted({b["model"] for b in counts}), "models")
+    bars = [b for b in counts if b["model"] in models]
     if not bars:
         return None
     from matplotlib.figure import Figure
+    from matplotlib.transforms import blended_transform_factory
 
-    figure = Figure(figsize=(max(6, 0.6 * len(bars) + 2), 4.5))
+    # One slot per bar and a gap between models, so each model's difficulties stand together.
+    positions, x = [], 0.0
+    for k, bar in enumerate(bars):
+        if k and bar["model"] != bars[k - 1]["model"]:
+            x += 1.0
+        positions.append(x)
+        x += 1.0
+    figure = Figure(figsize=(max(6.0, 0.45 * x + 2.5), 4.5))
     ax = figure.add_subplot()
     bottom = np.zeros(len(bars))
     totals = np.array([max(sum(b.get(s, 0) for s in LADDER_STEPS), 1) for b in bars], dtype=float)
     for step in LADDER_STEPS:
         values = np.array([b.get(step, 0) for b in bars]) / totals
-        ax.bar(range(len(bars)), values, bottom=bottom, color=LADDER_COLOURS[step], label=step)
+        ax.bar(positions, values, bottom=bottom, color=LADDER_COLOURS[step], label=step)
         bottom += values
-    labels = [f"{short(b['model'])}\ndifficulty {short(b['difficulty'])}" for b in bars]
-    ax.set_xticks(range(len(bars)), labels, fontsize=7, rotation=45, ha="right")
+    ax.set_xticks(positions, [f"d{short(b['difficulty'], 4)}" for b in bars], fontsize=8)
+    below = blended_transform_factory(ax.transData, ax.transAxes)
+    for model in models:
+        mine = [p for p, b in zip(positions, bars, strict=True) if b["model"] == model]
+        label = short(model, min(MAX_LABEL_CHARS, 9 * len(mine)))  # about as wide as the group
+        ax.text(sum(mine) / len(mine), -0.11, label, transform=below, ha="center", va="top", fontsize=8)
     ax.set_ylabel("share of tasks")
-    ax.set_title("StructuralEval: the first check each answer fails, by model and difficulty" + left_out)
+    ax.set_title("StructuralEval: the first check each answer fails (d1–d5: difficulty)" + left_out, fontsize=10)
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1, 1))
     return png(figure)
 
@@ -180,7 +194,8 @@ REPORT = ReportSpec(
         (
             "ladder",
             "the first check a wrong answer fails: geometry, supports, hinges, loads; 'correct' passed them "
-            "all; difficulty runs from 1 (a simple beam) to 5 (larger frames and trusses)",
+            "all; d1–d5 under the figure's bars are the task's difficulty, from 1 (a simple beam) to 5 (larger frames "
+            "and trusses)",
         ),
         ("unparsable", "replies with no FrameCalc JSON that could be read"),
         ("budget exhausted", "replies cut off by the output-token limit before an answer"),
