@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import math
 import pkgutil
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,6 +115,11 @@ class BenchmarkSpec:
     """The models the demo runs on this benchmark, in a few words."""
     order: int = 100
     """Where the benchmark comes in listings and the report (smaller first)."""
+    tools: tuple[str, ...] = ()
+    """The names of the tools its tool setting (``-T tools=true``) offers."""
+    tool_script: Callable[[str, Sequence[str], Mapping[str, Any]], tuple[str, dict[str, str]]] | None = None
+    """``mechbench/tool-demo``'s next call, ``(tool, arguments)``, from the prompt, the tools called so far and a
+    context (``answers``: recorded answers, ``results``: the tool results so far); ``submit`` ends it."""
     exports: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     """Further public callables :mod:`mechbench.tasks` offers (for example a suite of tasks)."""
 

@@ -106,13 +106,16 @@ async def generate_checked(state: TaskState, generate: Generate, **config: Any) 
     return state
 
 
-async def model_generate_checked(model: Model, messages: list[ChatMessage]) -> ModelOutput:
-    """``model.generate(messages)`` with the same recovery as :func:`generate_checked`."""
+async def model_generate_checked(model: Model, messages: list[ChatMessage], **options: Any) -> ModelOutput:
+    """``model.generate(messages, **options)`` (``tools=…``, for example) with the same recovery as
+    :func:`generate_checked`."""
     output: ModelOutput | None = None
 
     async def call(retry: bool) -> ModelOutput:
         nonlocal output
-        output = await (model.generate(messages, cache=False) if retry else model.generate(messages))
+        output = await (
+            model.generate(messages, cache=False, **options) if retry else model.generate(messages, **options)
+        )
         return output
 
     await _recovering(call, lambda: output)

@@ -12,6 +12,8 @@ from typing import Any
 
 from inspect_ai.model import (
     ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageTool,
     ChatMessageUser,
     GenerateConfig,
     ModelAPI,
@@ -28,6 +30,8 @@ from mechbench.run_guard import guard_run
 
 CHARS_PER_TOKEN = 4
 REPLAY = "replay"
+TOOL_DEMO = "tool-demo"
+"""The scripted agent of the tool setting: calls each of the task's tools, then submits (no key, no network)."""
 
 
 def estimated_usage(prompt: str, reply: str) -> ModelUsage:
@@ -70,6 +74,10 @@ class MechbenchModel(ModelAPI):
         self.baselines: list[plugins.Baseline] = []
         self.mechbench_baseline: str | None = None
         """The baseline's name, read by :func:`mechbench.plugins.check_builtin_model`."""
+        if model_name == TOOL_DEMO:
+            self.book = ReplayBook(file) if file else None  # recorded answers: the first tried, the last submitted
+            self.mechbench_baseline = TOOL_DEMO
+            return
         if model_name == REPLAY:
             if not file:
                 raise UsageError("mechbench/replay needs the recorded replies: -M file=replies.jsonl")
@@ -102,6 +110,37 @@ class MechbenchModel(ModelAPI):
         attempt = int((last.metadata or {}).get("attempt", 0)) if last is not None else 0
         return self.book.reply(sample_id, first.text if first is not None else last_user_text(messages), attempt)
 
+    def _tool_demo(self, messages: list[ChatMessage], tools: list[ToolInfo]) -> ModelOutput:
+        """The scripted agent's next step: its benchmark's next tool call; with no tools offered, the first
+        answer it would have tried (so the same agent runs in the single-answer setting too)."""
+        first = _first_user(messages)
+        prompt = first.text if first is not None else ""
+        offered = {t.name for t in tools}
+        scripted = [s for s in plugins.specs() if s.tool_script is not None]
+        if offered:
+            scripted = [s for s in scripted if set(s.tools) <= offered]
+        else:  # a benchmark whose baselines read this prompt first; one without baselines last
+            scripted.sort(key=lambda s: not any(b.accepts(prompt) for b in s.baselines))
+        if not scripted:
+            raise UsageError("mechbench/tool-demo: no benchmark offers these tools")
+        answers: list[str] = []
+        if self.book is not None and first is not None:
+            sample_id = (first.metadata or {}).get("sample_id")
+            answers = [r for k in range(64) if (r := self.book.reply(sample_id, prompt, k)) is not None]
+        done = [c.function for m in messages if isinstance(m, ChatMessageAssistant) for c in (m.tool_calls or [])]
+        results = [m.text for m in messages if isinstance(m, ChatMessageTool)]
+        script = scripted[0].tool_script
+        assert script is not None
+        name, arguments = script(prompt, done, {"answers": answers, "results": results})
+        model = f"mechbench/{TOOL_DEMO}"
+        if not offered:
+            reply = next(iter(arguments.values()))
+            output = ModelOutput.from_content(model=model, content=reply)
+        else:
+            output = ModelOutput.for_tool_call(model, name, arguments, tool_call_id=f"call_{len(done)}")
+        output.usage = estimated_usage(last_user_text(messages), str(arguments))
+        return output
+
     async def generate(
         self,
         input: list[ChatMessage],
@@ -110,6 +149,8 @@ class MechbenchModel(ModelAPI):
         config: GenerateConfig,
     ) -> ModelOutput:
         prompt = last_user_text(input)
+        if self.model_name == TOOL_DEMO:
+            return self._tool_demo(input, tools)
         if self.book is not None:
             reply = self._replay(input)
             if reply is None:

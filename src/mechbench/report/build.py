@@ -51,6 +51,39 @@ class Report(BaseModel):
     benchmarks: dict[str, dict[str, list[dict[str, Any]]]] = {}
     """Benchmark → its named lists of rows (what its tables and figures are drawn from)."""
     skipped_logs: list[str] = []
+    settings_compared: list[dict[str, Any]] = []
+    """The tool setting against each other setting of the same model on the same data: the difference of the
+    headlines (tools minus the other) with its 95 % interval."""
+
+
+TOOL_SETTING = "tools (budget"
+"""How a tool-setting run's setting reads (see the benchmarks' ``setting``)."""
+
+
+def settings_compared(leaderboard: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each tool-setting row against every other row of its benchmark, model, data and metric."""
+    rows = [r for r in leaderboard if not r.get("reference")]
+    out = []
+    for tools in (r for r in rows if TOOL_SETTING in r["setting"]):
+        for other in rows:
+            same = all(other[k] == tools[k] for k in ("benchmark", "model", "data", "metric"))
+            if not same or TOOL_SETTING in other["setting"]:
+                continue
+            half = math.hypot(tools["ci95"], other["ci95"])  # independent samples: conservative for paired ones
+            out.append(
+                {
+                    "benchmark": tools["benchmark"],
+                    "model": tools["model"],
+                    "metric": tools["metric"],
+                    "tools_setting": tools["setting"],
+                    "other_setting": other["setting"],
+                    "tools": tools["value"],
+                    "other": other["value"],
+                    "difference": tools["value"] - other["value"],
+                    "ci95": half,
+                }
+            )
+    return out
 
 
 def _metrics(log: EvalLog) -> dict[str, float]:
@@ -245,4 +278,11 @@ def build_report(log_dir: str | Path) -> Report:
     references = [
         row for benchmark in sections for row in _references(benchmark, [r for r in runs if r.benchmark == benchmark])
     ]
-    return Report(runs=runs, leaderboard=_leaderboard(pools) + references, benchmarks=sections, skipped_logs=skipped)
+    board = _leaderboard(pools)
+    return Report(
+        runs=runs,
+        leaderboard=board + references,
+        benchmarks=sections,
+        skipped_logs=skipped,
+        settings_compared=settings_compared(board),
+    )

@@ -54,7 +54,9 @@ READING = (
     "files). The headline is a mean over every sample of those runs; ± is the half-width of its 95 % interval "
     "(normal approximation over samples; — with one sample). Higher is better on every headline. 'published' is "
     "the publishers' own number for the same model on the same data, where one exists; rows marked 'the "
-    "published number itself' are the publishers' results for other models, shown for reference."
+    "published number itself' are the publishers' results for other models, shown for reference. A run with "
+    "tools (-T tools=true) is its own protocol, in its own row: the table under a leaderboard gives its difference "
+    "from the same model's other settings (tools minus the other), never mixed into published comparisons."
 )
 STYLE = (
     "body{font-family:sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;line-height:1.4}"
@@ -83,6 +85,20 @@ def leaderboard_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
         digest = f" (sha256 {row['data_sha256']})" if row["data_sha256"] else ""
         rows.append({**row, "headline": headline, "published_shown": published, "data_shown": row["data"] + digest})
     return rows
+
+
+COMPARED_COLUMNS = [
+    Column("model", "model"),
+    Column("tools_setting", "tool setting"),
+    Column("other_setting", "compared with"),
+    Column("shown", "difference (95 % CI)"),
+]
+
+
+def _difference_row(row: dict[str, Any]) -> dict[str, Any]:
+    ci = row["ci95"]
+    shown = f"{row['metric']} {row['difference']:+.3f}" + ("" if ci != ci else f" ± {ci:.3f}")
+    return {**row, "shown": f"{shown} ({row['tools']:.3f} against {row['other']:.3f})"}
 
 
 def _args(task_args: dict[str, Any]) -> str:
@@ -180,6 +196,9 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
         page.heading("## Leaderboard:", entry.title)
         if rows:
             page.table(None, rows, LEADERBOARD_COLUMNS)
+        compared = [_difference_row(r) for r in report.settings_compared if r["benchmark"] == entry.name]
+        if compared:
+            page.table("With tools against without (same model, same data)", compared, COMPARED_COLUMNS)
         data = data or {}
         for name, caption, png in entry.report.figures(data):
             page.figure(name, caption, png)

@@ -31,6 +31,8 @@ def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
     """The settings that make two runs comparable (the subject is not one: subjects pool into one row)."""
     parts = [str(meta.get("version") or "v1"), f"{meta.get('prompt_style', 'default')} prompt"]
     parts += [f"{k} {meta[k]}" for k in ("few_shot", "rotation", "feedback_rounds") if meta.get(k)]
+    if meta.get("setting") == "tools":
+        parts.append(f"tools (budget {meta.get('tool_budget')})")
     if _replayed(meta):
         parts.append("published samples replayed")
     parts.append(_load_label(meta))

@@ -12,6 +12,7 @@ from mechbench.benchmarks.sphyr.baselines import BASELINES
 from mechbench.benchmarks.sphyr.replay import RESULTS_SUFFIX, published_completions
 from mechbench.benchmarks.sphyr.report import REPORT
 from mechbench.benchmarks.sphyr.task import sphyr, sphyr_suite
+from mechbench.benchmarks.sphyr.tools import tool_script
 from mechbench.plugins import BenchmarkSpec, ReplayReader, register
 
 DEMO_BASELINES = ("empty", "solid", "random")
@@ -29,6 +30,11 @@ def demo(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None])
         logs += inspect_eval(
             sphyr_suite("all", data="bundled"), model=f"mechbench/{baseline}", max_tasks=4, **eval_kwargs
         )
+    step("SPhyR, with and without tools: mechbench/tool-demo fills empty alone; with analyse_grid, the stiffer fill")
+    for tools in (False, True):
+        logs += inspect_eval(
+            sphyr_suite("all", data="bundled", tools=tools), model="mechbench/tool-demo", max_tasks=4, **eval_kwargs
+        )
     return logs
 
 
@@ -43,7 +49,9 @@ SPEC = register(
         baselines=BASELINES,
         replay_readers=(ReplayReader(_published_results, published_completions),),
         demo=demo,
-        demo_models="mechbench/" + ", ".join(DEMO_BASELINES),
+        demo_models="mechbench/" + ", ".join(DEMO_BASELINES) + " and mechbench/tool-demo with and without tools",
         exports={"sphyr_suite": sphyr_suite},
+        tools=("analyse_grid",),
+        tool_script=tool_script,
     )
 )

@@ -24,6 +24,7 @@ from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import Reference
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, PromptStyle, WordingName, upstream_wording
 from mechbench.benchmarks.sphyr.replay import REPLAY_PREFIX, published_samples, results_files
+from mechbench.benchmarks.sphyr.tools import sphyr_tool_solver
 from mechbench.benchmarks.sphyr.versions import (
     DEFAULT_VERSION,
     PROMPT_TEMPLATES_PATH,
@@ -38,6 +39,7 @@ from mechbench.plugins import check_builtin_model
 from mechbench.reliability import generate_config, reliable_generate
 from mechbench.run_guard import guard_run
 from mechbench.shown import loggable_dataset
+from mechbench.tool_setting import DEFAULT_TOOL_BUDGET, MAX_TOOL_BUDGET, tool_use
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +65,8 @@ def sphyr(
     feedback: bool = True,
     seed: int = 0,
     oracle: bool = False,
+    tools: bool = False,
+    tool_budget: int = DEFAULT_TOOL_BUDGET,
 ) -> Task:
     """SPhyR: complete masked topology-optimisation grids.
 
@@ -95,12 +99,19 @@ def sphyr(
             same prompt, the control).
         seed: seed of the few-shot draws.
         oracle: answer every sample with its ground truth, call no model (the top of the scale).
+        tools: the tool setting: the model may call ``analyse_grid`` on its own candidate grids before it submits
+            one (no feedback rounds).
+        tool_budget: tool calls per sample in the tool setting.
     """
     guard_run()
     if not oracle:
         check_builtin_model("sphyr")
     if few_shot < 0 or feedback_rounds < 0:
         raise UsageError("few_shot and feedback_rounds must not be negative")
+    if tools and feedback_rounds:
+        raise UsageError("tools=true and feedback_rounds are two settings: choose one")
+    if not 0 <= tool_budget <= MAX_TOOL_BUDGET:
+        raise UsageError(f"tool_budget must be between 0 and {MAX_TOOL_BUDGET}, got {tool_budget}")
     version = check_version(version)
     texts = (
         upstream_wording(upstream_file(PROMPT_TEMPLATES_PATH, revision)) if wording == "upstream" else MECHBENCH_WORDING
@@ -140,11 +151,16 @@ def sphyr(
         solver=(
             oracle_answer()
             if oracle
+            else sphyr_tool_solver(tool_budget)
+            if tools
             else sphyr_rounds(feedback_rounds, feedback, reference, texts, load_direction)
             if feedback_rounds
             else reliable_generate()
         ),
-        scorer=scorer_fn(parser=parser, physics=physics, invalid_physics=replay, load_direction=load_direction),  # type: ignore[arg-type]
+        scorer=[
+            scorer_fn(parser=parser, physics=physics, invalid_physics=replay, load_direction=load_direction),  # type: ignore[arg-type]
+            *([tool_use()] if tools else []),
+        ],
         metrics=task_metrics(reference, feedback_rounds) if feedback_rounds else None,  # type: ignore[arg-type]
         config=generate_config(max_tokens=max_tokens),
         metadata={
@@ -167,6 +183,8 @@ def sphyr(
             "feedback_rounds": feedback_rounds,
             "feedback": feedback if feedback_rounds else None,
             "oracle": oracle,
+            "setting": "tools" if tools else "feedback rounds" if feedback_rounds else "single answer",
+            "tool_budget": tool_budget if tools else None,
         },
     )
 

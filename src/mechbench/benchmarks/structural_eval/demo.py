@@ -115,4 +115,28 @@ def run(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None]) 
         model_args={"file": str(replies)},
         **eval_kwargs,
     )
+    step(
+        "StructuralEval, with and without tools: mechbench/tool-demo answers its planted mistake alone; with "
+        "tools it solves and draws it, then submits the correction (a scripted agent: it measures nothing)"
+    )
+    answers = {"file": str(tool_answers(replies, out / "tool_answers.jsonl"))}
+    logs += inspect_eval(
+        [structural_eval(data="bundled", max_retries=0), structural_eval(data="bundled", tools=True)],
+        model="mechbench/tool-demo",
+        model_args=answers,
+        **eval_kwargs,
+    )
     return logs
+
+
+def tool_answers(flawed: Path, path: Path) -> Path:
+    """The tool demo's recorded answers: each task's planted mistake (tried with the tools) and then its truth
+    (submitted). A scripted agent: it exercises the tool path, it measures nothing."""
+    truths = {t.id: t.raw_model for t in load_tasks("bundled")}
+    lines = []
+    for line in flawed.read_text().splitlines():
+        record = json.loads(line)
+        truth = f"<json>{json.dumps(truths[record['id']])}</json>"
+        lines.append(json.dumps({"id": record["id"], "replies": [record["reply"], truth]}))
+    path.write_text("\n".join(lines))
+    return path

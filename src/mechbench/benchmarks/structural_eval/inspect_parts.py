@@ -21,6 +21,7 @@ from mechbench.benchmarks.structural_eval.structured import PartialCredit, frame
 from mechbench.frame import FrameModel
 from mechbench.reliability import INSTRUMENT_FAILURE, generate_checked, judge_limiter
 from mechbench.replies import REPLAY_EXHAUSTED
+from mechbench.tool_setting import tool_loop
 
 ATTEMPTS_KEY = "structural_eval_attempts"
 
@@ -150,6 +151,36 @@ def structural_solver(
                     metadata={"attempt": number + 1},
                 ),
             ]
+        return state
+
+    return solve
+
+
+@solver
+def structural_tool_solver(budget: int, tolerance: float = 0.05, scoring: Scoring = "strict") -> Solver:
+    """The tool setting: the model may call ``solve_frame`` and ``render_frame`` (at most ``budget`` calls), then
+    submits one answer, which the judge checks once; the scorer reads it like a single-answer attempt."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        from mechbench.benchmarks.structural_eval.tools import tools
+
+        task = StructuralTask.model_validate(state.metadata["task"])
+        state = await tool_loop(state, tools(budget), budget)
+        attempt: Attempt = await anyio.to_thread.run_sync(
+            functools.partial(
+                check_reply,
+                state.output.completion,
+                FrameModel.parse(task.raw_model),
+                task.response(),
+                tolerance=tolerance,
+                scoring=scoring,
+                output=state.output,
+            ),
+            limiter=judge_limiter(),
+        )
+        answer = attempt.answer_model
+        record = {"attempt": 0, "temperature": None, "path": "tools", **attempt.model_dump(exclude={"answer_model"})}
+        state.store.set(ATTEMPTS_KEY, [{**record, "answer_model": answer}])
         return state
 
     return solve

@@ -51,9 +51,14 @@ def _prompt_style(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
 
 def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
     """The settings that make two runs comparable."""
+    answers = (
+        f"tools (budget {meta.get('tool_budget')})"
+        if meta.get("setting") == "tools"
+        else f"{args.get('max_retries', 2)} retries"
+    )
     return (
         f"{meta.get('protocol', 'mechbench')} protocol, prompt {_prompt_style(args, meta)}, "
-        f"{meta.get('scoring', 'strict')} scoring, {args.get('max_retries', 2)} retries"
+        f"{meta.get('scoring', 'strict')} scoring, {answers}"
     )
 
 

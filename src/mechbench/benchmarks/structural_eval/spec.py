@@ -7,6 +7,7 @@ from pathlib import Path
 from mechbench.benchmarks.structural_eval import demo
 from mechbench.benchmarks.structural_eval.report import REPORT
 from mechbench.benchmarks.structural_eval.task import structural_eval
+from mechbench.benchmarks.structural_eval.tools import tool_script
 from mechbench.plugins import BenchmarkSpec, register
 
 SPEC = register(
@@ -18,6 +19,8 @@ SPEC = register(
         order=10,
         listing=Path(__file__).with_name("eval.yaml"),
         demo=demo.run,
-        demo_models="the ground truth (oracle) and mechbench/replay of planted mistakes",
+        demo_models="the ground truth (oracle), mechbench/replay of planted mistakes and mechbench/tool-demo",
+        tools=("solve_frame", "render_frame"),
+        tool_script=tool_script,
     )
 )

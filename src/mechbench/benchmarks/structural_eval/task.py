@@ -12,7 +12,11 @@ from mechbench.benchmarks.structural_eval.dataset import (
     official_copy,
     official_source,
 )
-from mechbench.benchmarks.structural_eval.inspect_parts import structural_scorer, structural_solver
+from mechbench.benchmarks.structural_eval.inspect_parts import (
+    structural_scorer,
+    structural_solver,
+    structural_tool_solver,
+)
 from mechbench.benchmarks.structural_eval.inspect_parts import to_dataset as structural_dataset
 from mechbench.benchmarks.structural_eval.official_protocol import read_protocol
 from mechbench.benchmarks.structural_eval.prompts import PromptStyle
@@ -29,6 +33,7 @@ from mechbench.plugins import check_builtin_model
 from mechbench.reliability import generate_config
 from mechbench.run_guard import guard_run
 from mechbench.shown import loggable_dataset
+from mechbench.tool_setting import DEFAULT_TOOL_BUDGET, MAX_TOOL_BUDGET, tool_use
 
 
 @task
@@ -50,6 +55,8 @@ def structural_eval(
     revision: str | None = None,
     prompt: PromptStyle | None = None,
     debug: bool | None = None,
+    tools: bool = False,
+    tool_budget: int = DEFAULT_TOOL_BUDGET,
 ) -> Task:
     """StructuralEval: read a drawing, write the structure as FrameCalc JSON; the solver decides.
 
@@ -75,6 +82,9 @@ def structural_eval(
         revision: commit, tag or branch of the official repository (default: the pinned one).
         prompt: the old name of ``prompt_style`` (still read, with a deprecation message).
         debug: the old name of ``oracle`` (still read, with a deprecation message).
+        tools: the tool setting: the model may call ``solve_frame`` and ``render_frame`` on its own JSON before it
+            submits one answer (mechbench protocol; no feedback rounds).
+        tool_budget: tool calls per sample in the tool setting.
     """
     guard_run()
     prompt_style = renamed("prompt", "prompt_style", prompt, prompt_style, "standard")
@@ -82,6 +92,10 @@ def structural_eval(
     if not oracle:
         check_builtin_model("structural_eval")
     credit = partial_credit or (LEADERBOARD_PARTIAL_CREDIT if protocol == "official" else "best")
+    if tools and (protocol == "official" or structured):
+        raise UsageError("tools=true runs mechbench's protocol in free text (not protocol=official or structured)")
+    if not 0 <= tool_budget <= MAX_TOOL_BUDGET:
+        raise UsageError(f"tool_budget must be between 0 and {MAX_TOOL_BUDGET}, got {tool_budget}")
     if max_retries < 0 or not 0 < tolerance < 1:
         raise UsageError("max_retries must be >= 0 and tolerance between 0 and 1")
     if data is None and revision is not None:
@@ -94,7 +108,9 @@ def structural_eval(
     temperatures = (first, retry if retry is not None else first) if first is not None else None
     return Task(
         dataset=loggable_dataset(structural_dataset(tasks, prompt_style, official)),  # type: ignore[arg-type]
-        solver=structural_solver(
+        solver=structural_tool_solver(tool_budget, tolerance=tolerance, scoring=scoring)  # type: ignore[arg-type]
+        if tools and not oracle
+        else structural_solver(
             max_retries=max_retries,
             tolerance=tolerance,
             scoring=scoring,  # type: ignore[arg-type]
@@ -103,7 +119,7 @@ def structural_eval(
             temperatures=temperatures,  # type: ignore[arg-type]
             structured=structured,
         ),
-        scorer=structural_scorer(partial_credit=credit),  # type: ignore[arg-type]
+        scorer=[structural_scorer(partial_credit=credit), *([tool_use()] if tools else [])],  # type: ignore[arg-type]
         config=generate_config(max_tokens=max_tokens),
         metadata={
             "benchmark": "structural_eval",
@@ -115,6 +131,8 @@ def structural_eval(
             "partial_credit": credit,
             "temperatures": list(temperatures) if temperatures else None,
             "structured": structured,
+            "setting": "tools" if tools else "single answer" if max_retries == 0 else "feedback rounds",
+            "tool_budget": tool_budget if tools else None,
             "data_source": describe_source(data) if data is not None else DEFAULT_SOURCE,
             "data_sha256": files_sha256(data_files(data)),
             "official_texts": official.sources if official else None,

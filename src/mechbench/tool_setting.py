@@ -1,0 +1,135 @@
+"""The tool setting (``-T tools=true``): the model may call a benchmark's physics tools before it submits.
+
+The loop is Inspect's own tool calling (``Model.generate(tools=…)`` and ``execute_tools``), so every provider
+that supports tool calls works unchanged. The model ends by calling ``submit(answer)``; that answer becomes the
+sample's completion and is scored by the benchmark's usual judge, so the setting compares row by row with the
+single-answer one. A reply without a tool call is taken as the final answer too.
+
+Every tool call is counted against the sample's budget (``-T tool_budget=N``); a call past it is answered with a
+tool error telling the model to submit. Tool inputs are bounded like replies. What happened is kept in the
+sample store and scored by :func:`tool_use` (mean tool calls, and each sample's calls, tools, failures).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from inspect_ai.model import ChatMessageTool, ChatMessageUser, Model, execute_tools, get_model
+from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
+from inspect_ai.solver import TaskState
+from inspect_ai.tool import Tool, ToolDef, ToolError, tool
+from inspect_ai.util import store
+
+from mechbench.reliability import model_generate_checked
+
+DEFAULT_TOOL_BUDGET = 8
+"""Tool calls one sample may make (``submit`` not counted)."""
+MAX_TOOL_BUDGET = 100
+"""The largest budget a run may set (each call is a model turn)."""
+MAX_TOOL_INPUT_CHARS = 200_000
+"""Characters of one tool argument (a FrameCalc model or a grid takes a few thousand)."""
+SUBMIT = "submit"
+RECORD_KEY = "mechbench_tool_use"
+CALLS_KEY = "mechbench_tool_calls"
+
+
+def spend(name: str, budget: int, argument: str) -> None:
+    """Count one call of tool ``name`` against the sample's budget; a call past it, or an oversized argument, is
+    a tool error the model reads (never a failure of the sample)."""
+    used = store().get(CALLS_KEY, 0) + 1
+    store().set(CALLS_KEY, used)
+    if used > budget:
+        raise ToolError(f"the tool budget of {budget} calls is used up: call {SUBMIT}(answer) with your final answer")
+    if len(argument) > MAX_TOOL_INPUT_CHARS:
+        raise ToolError(f"{name}: the input has {len(argument)} characters, more than {MAX_TOOL_INPUT_CHARS}")
+
+
+@tool(name=SUBMIT)
+def submit_tool() -> Tool:
+    async def execute(answer: str) -> str:
+        """Submit your final answer; it is scored and the conversation ends.
+
+        Args:
+            answer: the final answer, written exactly as the task asks for it.
+        """
+        return "submitted"
+
+    return execute
+
+
+def instructions(budget: int, tools: Sequence[str]) -> str:
+    """The note added after the task's prompt in the tool setting."""
+    return (
+        f"You may call these tools before you answer: {', '.join(tools)}; at most {budget} calls in all. They "
+        f"check your own work; none of them knows the answer. When you are done, call {SUBMIT}(answer) with your "
+        "final answer, written exactly as the task asks for it."
+    )
+
+
+def _record(messages: list[Any], budget: int, submitted: bool) -> dict[str, Any]:
+    results = [m for m in messages if isinstance(m, ChatMessageTool) and m.function != SUBMIT]
+    failed = [m.error is not None for m in results]
+    return {
+        "calls": len(results),
+        "tools": sorted({m.function or "" for m in results}),
+        "failed_calls": sum(failed),
+        "answer_after_failed_call": bool(failed) and failed[-1],
+        "submitted": submitted,
+        "budget": budget,
+    }
+
+
+async def tool_loop(state: TaskState, tools: list[Tool], budget: int, model: Model | None = None) -> TaskState:
+    """Let the model call ``tools`` (and ``submit``) until it submits, answers in plain text, or has had
+    ``budget`` + 2 turns; the answer becomes ``state.output.completion``."""
+    model = model or get_model()
+    offered = [*tools, submit_tool()]
+    state.messages.append(ChatMessageUser(content=instructions(budget, [ToolDef(t).name for t in tools])))
+    answer: str | None = None
+    for _ in range(budget + 2):
+        output = await model_generate_checked(model, state.messages, tools=offered)
+        state.output = output
+        state.messages.append(output.message)
+        calls = output.message.tool_calls or []
+        chosen = next((c for c in calls if c.function == SUBMIT), None)
+        if chosen is not None:
+            answer = str(chosen.arguments.get("answer", ""))
+            state.messages.append(ChatMessageTool(content="submitted", tool_call_id=chosen.id, function=SUBMIT))
+            break
+        if not calls:
+            answer = output.completion
+            break
+        result = await execute_tools(state.messages, tools)
+        state.messages.extend(result.messages)
+    submitted = answer is not None
+    state.output.completion = answer if submitted else ""
+    state.store.set(RECORD_KEY, _record(state.messages, budget, submitted))
+    return state
+
+
+@metric
+def tool_metrics() -> Metric:
+    """Mean tool calls per sample, and the share of samples whose answer came through ``submit``."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        records = [(s.score.metadata or {}).get("tool_use", {}) for s in scores]
+        n = max(len(records), 1)
+        return {
+            "tool_calls": sum(r.get("calls", 0) for r in records) / n,
+            "failed_tool_calls": sum(r.get("failed_calls", 0) for r in records) / n,
+            "submitted": sum(bool(r.get("submitted")) for r in records) / n,
+        }
+
+    return compute
+
+
+@scorer(metrics=[tool_metrics()])
+def tool_use() -> Callable[..., Any]:
+    """The sample's tool use (calls made, tools used, failures, whether it submitted); its value is the calls."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        record = state.store.get(RECORD_KEY, {})
+        return Score(value=float(record.get("calls", 0)), metadata={"tool_use": record})
+
+    return score

@@ -1,0 +1,149 @@
+"""The tool setting (-T tools=true): the loop, the budget, the records, the scripted agent, the OpenAI wire format,
+and that no tool result carries the truth or the score."""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.model import ChatMessageTool
+from inspect_ai.tool import ToolError
+
+from mechbench.benchmarks.sphyr.baselines import sphyr_solid
+from mechbench.benchmarks.sphyr.tools import analysis
+from mechbench.benchmarks.structural_eval.dataset import load_tasks
+from mechbench.benchmarks.structural_eval.tools import solution_summary
+from mechbench.tasks import sphyr, structural_eval
+
+pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
+
+
+def _run(task, model: str, tmp_path: Path, **kwargs):
+    (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none", **kwargs)
+    assert log.status == "success", log.error
+    return log
+
+
+def _tool_results(sample) -> list[ChatMessageTool]:
+    return [m for m in sample.messages if isinstance(m, ChatMessageTool) and m.function != "submit"]
+
+
+def test_structural_tool_demo_calls_each_tool_and_every_sample_is_scored(tmp_path: Path) -> None:
+    log = _run(structural_eval(data="bundled", tools=True), "mechbench/tool-demo", tmp_path, limit=3)
+    metrics = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
+    assert metrics["tool_calls"] == 3 and metrics["submitted"] == 1 and "weighted_accuracy" in metrics
+    for sample in log.samples:
+        assert set(sample.scores) == {"structural_scorer", "tool_use"}
+        record = sample.scores["tool_use"].metadata["tool_use"]
+        assert record["tools"] == ["render_frame", "solve_frame"] and record["failed_calls"] == 0
+        results = _tool_results(sample)
+        assert "reactions" in results[0].text and results[0].error is None
+        assert any(getattr(c, "image", None) for c in results[1].content)  # the drawing, as an image
+        # Nothing of the truth or the verdict: not the truth's JSON, not the judge's words.
+        task = next(t for t in load_tasks("bundled") if t.id == sample.id)
+        for message in results:
+            assert json.dumps(task.raw_model) not in message.text
+            assert "expected" not in message.text and "correct" not in message.text.lower()
+
+
+def test_sphyr_tool_demo_analyses_then_submits_and_the_judge_scores_the_submission(tmp_path: Path) -> None:
+    log = _run(sphyr(data="bundled", subject="full_easy", tools=True), "mechbench/tool-demo", tmp_path, limit=3)
+    for sample in log.samples:
+        results = [json.loads(m.text) for m in _tool_results(sample)]
+        assert len(results) == 2 and {"compliance", "carries_load", "volume_fraction"} <= set(results[0])
+        assert sample.target not in "".join(m.text for m in _tool_results(sample))  # no ground truth
+        value = sample.scores["sphyr_scorer"].value
+        assert value["valid_output_grid"] == 1.0 and "topology_score" in value  # the usual judge, on the submission
+
+
+def test_tool_results_depend_on_the_models_input_only() -> None:
+    # Two samples sharing an input grid but with different truths get the same analysis of the same candidate.
+    grid = [["L", "0", "0"], ["V", "V", "V"], ["S", "S", "S"]]
+    candidate = "L 1 0\n1 1 0\nS S S"
+    assert analysis(candidate, grid, (1.0, 0.0)) == analysis(candidate, [list(r) for r in grid], (1.0, 0.0))
+    text = solution_summary(json.dumps(load_tasks("bundled")[0].raw_model))
+    assert json.loads(text)["reactions"] and "score" not in text
+
+
+def test_hostile_and_wrong_tool_inputs_are_tool_errors() -> None:
+    grid = [["L", "0"], ["S", "S"]]
+    for bad in ("", "not a grid", "L 1\n1 1\n1 1", "{}" * 10):
+        with pytest.raises(ToolError):
+            analysis(bad, grid, (1.0, 0.0))
+    for bad in ("", "{", '{"points": 5}', "[" * 100_000, '{"points": [], "links": [], "supports": [], "loads": []}'):
+        with pytest.raises(ToolError):
+            solution_summary(bad)
+
+
+def test_a_call_past_the_budget_is_a_tool_error_and_is_recorded(tmp_path: Path) -> None:
+    log = _run(structural_eval(data="bundled", tools=True, tool_budget=1), "mechbench/tool-demo", tmp_path, limit=1)
+    (sample,) = log.samples
+    errors = [m.error for m in _tool_results(sample)]
+    assert errors[0] is None and all(e is not None and "budget of 1 calls" in e.message for e in errors[1:])
+    record = sample.scores["tool_use"].metadata["tool_use"]
+    assert record["calls"] == 3 and record["failed_calls"] == 2 and record["answer_after_failed_call"]
+    assert sample.scores["structural_scorer"].value is not None  # still scored
+
+
+class _ToolCallingServer(BaseHTTPRequestHandler):
+    """An OpenAI-compatible chat-completions endpoint that first calls analyse_grid, then submits."""
+
+    seen: ClassVar[list[dict]] = []
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).seen.append(body)
+        prompt = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        prompt = prompt if isinstance(prompt, str) else "".join(p.get("text", "") for p in prompt)
+        grid = sphyr_solid(prompt)
+        answered = any(m["role"] == "tool" for m in body["messages"])
+        name, arguments = ("submit", {"answer": grid}) if answered else ("analyse_grid", {"grid": grid})
+        call = {
+            "id": f"call_{len(self.seen)}",
+            "type": "function",
+            "function": {"name": name, "arguments": json.dumps(arguments)},
+        }
+        reply = {
+            "id": "x",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body["model"],
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls",
+                    "message": {"role": "assistant", "content": None, "tool_calls": [call]},
+                }
+            ],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15},
+        }
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def test_the_tool_loop_through_inspects_openai_compatible_provider(tmp_path: Path, monkeypatch) -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _ToolCallingServer)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("WIRE_BASE_URL", f"http://127.0.0.1:{server.server_address[1]}/v1")
+    monkeypatch.setenv("WIRE_API_KEY", "test")
+    try:
+        log = _run(sphyr(data="bundled", subject="full_easy", tools=True), "openai-api/wire/m", tmp_path, limit=2)
+    finally:
+        server.shutdown()
+    offered = {t["function"]["name"] for t in _ToolCallingServer.seen[0]["tools"]}
+    assert offered == {"analyse_grid", "submit"}
+    for sample in log.samples:
+        assert sample.scores["tool_use"].metadata["tool_use"]["calls"] == 1
+        assert sample.scores["sphyr_scorer"].value["valid_output_grid"] == 1.0
