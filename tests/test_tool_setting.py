@@ -147,3 +147,36 @@ def test_the_tool_loop_through_inspects_openai_compatible_provider(tmp_path: Pat
     for sample in log.samples:
         assert sample.scores["tool_use"].metadata["tool_use"]["calls"] == 1
         assert sample.scores["sphyr_scorer"].value["valid_output_grid"] == 1.0
+
+
+def test_recorded_tool_conversations_replay_with_the_tools_run_again(tmp_path: Path) -> None:
+    task = sphyr(data="bundled", subject="full_easy", tools=True)
+    samples = list(task.dataset)[:2]
+    lines = []
+    for sample in samples:
+        prompt = sample.input[0].text
+        grid = sphyr_solid(prompt)
+        turns = [
+            {"tool": "analyse_grid", "arguments": {"grid": "not a grid"}},
+            {"tool": "analyse_grid", "arguments": {"grid": grid}},
+            {"tool": "submit", "arguments": {"answer": grid}},
+        ]
+        lines.append(json.dumps({"id": sample.id, "turns": turns}))
+    (tmp_path / "conversations.jsonl").write_text("\n".join(lines))
+    log = _run(task, "mechbench/replay", tmp_path, limit=2, model_args={"file": str(tmp_path / "conversations.jsonl")})
+    for sample in log.samples:
+        first, second = _tool_results(sample)
+        assert first.error is not None and "must have the task's" in first.error.message  # run again, here
+        assert json.loads(second.text)["carries_load"] is True
+        record = sample.scores["tool_use"].metadata["tool_use"]
+        assert record["calls"] == 2 and record["failed_calls"] == 1 and not record["answer_after_failed_call"]
+        assert sample.scores["sphyr_scorer"].value["valid_output_grid"] == 1.0
+
+
+def test_a_malformed_recorded_conversation_is_one_line(tmp_path: Path) -> None:
+    from mechbench.providers.replay import ReplayBook, ReplayFileError
+
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps({"id": "x", "turns": [{"reply": "ok"}, {"tool": 3}]}))
+    with pytest.raises(ReplayFileError, match="turn 1 must be"):
+        ReplayBook(path)

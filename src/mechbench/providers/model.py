@@ -8,6 +8,7 @@ tokenizer download.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from inspect_ai.model import (
@@ -110,6 +111,23 @@ class MechbenchModel(ModelAPI):
         attempt = int((last.metadata or {}).get("attempt", 0)) if last is not None else 0
         return self.book.reply(sample_id, first.text if first is not None else last_user_text(messages), attempt)
 
+    def _replay_turn(self, messages: list[ChatMessage]) -> ModelOutput:
+        """The next turn of the sample's recorded tool conversation (its tools run again, here)."""
+        assert self.book is not None
+        first = _first_user(messages)
+        sample_id = (first.metadata or {}).get("sample_id") if first is not None else None
+        index = sum(isinstance(m, ChatMessageAssistant) for m in messages)
+        turn = self.book.turn(sample_id, first.text if first is not None else "", index)
+        model = "mechbench/replay"
+        if turn is None:  # the recording ends without submitting: nothing more to say
+            output = ModelOutput.from_content(model=model, content="")
+        elif "tool" in turn:
+            output = ModelOutput.for_tool_call(model, turn["tool"], turn["arguments"], tool_call_id=f"call_{index}")
+        else:
+            output = ModelOutput.from_content(model=model, content=turn["reply"])
+        output.usage = estimated_usage(last_user_text(messages), json.dumps(turn))
+        return output
+
     def _tool_demo(self, messages: list[ChatMessage], tools: list[ToolInfo]) -> ModelOutput:
         """The scripted agent's next step: its benchmark's next tool call; with no tools offered, the first
         answer it would have tried (so the same agent runs in the single-answer setting too)."""
@@ -151,6 +169,8 @@ class MechbenchModel(ModelAPI):
         prompt = last_user_text(input)
         if self.model_name == TOOL_DEMO:
             return self._tool_demo(input, tools)
+        if self.book is not None and tools:
+            return self._replay_turn(input)
         if self.book is not None:
             reply = self._replay(input)
             if reply is None:

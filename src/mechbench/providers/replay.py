@@ -1,7 +1,10 @@
 """Recorded replies, replayed: score outputs collected elsewhere through the normal tasks.
 
 File format (JSONL), one object per line: ``{"id": SAMPLE_ID, "reply": TEXT}`` or ``{"id": SAMPLE_ID,
-"replies": [TEXT, ...]}``; several lines with one id are successive attempts. A line may carry
+"replies": [TEXT, ...]}``; several lines with one id are successive attempts. A tool-using conversation (the
+tool setting) is ``{"id": SAMPLE_ID, "turns": [TURN, ...]}``, each turn ``{"tool": NAME, "arguments": {...}}``
+(a tool call; ``submit`` ends it) or ``{"reply": TEXT}``; the tools run again on replay, so their results are
+mechbench's, not recorded ones. A line may carry
 ``"prompt"`` instead of ``"id"`` to be matched by the exact prompt text. Attempt k of a sample gets
 the k-th recorded reply; past the last one there is nothing to replay (see :data:`mechbench.replies.REPLAY_EXHAUSTED`).
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from mechbench import plugins, safejson
 from mechbench.data import DataSourceError, read_data_text
@@ -24,12 +28,29 @@ class ReplayFileError(MechbenchError):
     """The replay file is missing or malformed."""
 
 
+def _turns(value: Any, where: str) -> list[dict[str, Any]]:
+    """A recorded tool conversation, checked turn by turn (one line naming the bad turn otherwise)."""
+    if not isinstance(value, list) or not value:
+        raise ReplayFileError(f"{where}: turns must be a non-empty list")
+    for k, turn in enumerate(value):
+        tool_call = (
+            isinstance(turn, dict) and isinstance(turn.get("tool"), str) and isinstance(turn.get("arguments"), dict)
+        )
+        reply = isinstance(turn, dict) and isinstance(turn.get("reply"), str)
+        if not (tool_call or reply):
+            raise ReplayFileError(
+                f"{where}: turn {k} must be {{'tool': NAME, 'arguments': {{...}}}} or {{'reply': TEXT}}"
+            )
+    return value
+
+
 class ReplayBook:
     """Replies by sample id or prompt text, in recorded order."""
 
     def __init__(self, path: str | Path):
         path = Path(path)
         self.by_key: dict[str, list[str]] = {}
+        self.turns: dict[str, list[dict[str, Any]]] = {}
         reader = next((r for r in plugins.replay_readers() if r.accepts(path)), None)
         if reader is not None:
             try:
@@ -53,10 +74,22 @@ class ReplayBook:
             if not isinstance(record, dict):
                 raise ReplayFileError(f"{path.name} line {number}: expected an object")
             key = record.get("id", record.get("prompt"))
+            if "turns" in record and key is not None:
+                self.turns[str(key)] = _turns(record["turns"], f"{path.name} line {number}")
+                continue
             replies = record.get("replies", [record["reply"]] if "reply" in record else None)
             if key is None or not isinstance(replies, list) or not all(isinstance(r, str) for r in replies):
                 raise ReplayFileError(f"{path.name} line {number}: needs id (or prompt) and reply (or replies)")
             self.by_key.setdefault(str(key), []).extend(replies)
+
+    def turn(self, sample_id: str | None, prompt: str, index: int) -> dict[str, Any] | None:
+        """Turn ``index`` (0-based) of the sample's recorded tool conversation; None past the last one."""
+        turns = self.turns.get(str(sample_id)) if sample_id is not None else None
+        if turns is None:
+            turns = self.turns.get(prompt)
+        if turns is None:
+            raise ReplayFileError(f"no recorded tool conversation for sample {sample_id!r}")
+        return turns[index] if index < len(turns) else None
 
     def reply(self, sample_id: str | None, prompt: str, attempt: int) -> str | None:
         """The recorded reply for this sample's attempt (0-based); None past the last one."""
