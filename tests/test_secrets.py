@@ -62,8 +62,10 @@ def test_api_key_stays_out_of_logs_reports_and_output(tmp_path: Path) -> None:
         assert ran.returncode == 0, ran.stderr[-2000:]
         assert all(s.authorization == f"Bearer {FAKE_KEY}" for s in server.log.served)  # it was really used
         assert {"rate_limit", "http_500", "drop"} <= set(server.log.injected())
-        # A failing run: nothing listens at this port, so every request fails and errors are printed.
-        nowhere = ["--model-base-url", "http://127.0.0.1:9/v1", "--max-retries", "0", "--retry-on-error", "0"]
+    # A failing run: the server accepts every connection and drops it, so every request fails and errors are
+    # printed (an address where nothing listens is refused before Inspect starts: see test_readme_evaluate).
+    with FaultServer(sphyr_answer, [("drop",) * 50] * 10) as dropping:
+        nowhere = ["--model-base-url", dropping.url, "--max-retries", "0", "--retry-on-error", "0"]
         failed = subprocess.run(
             [*MECHBENCH, "eval", *task, "--model", MODEL, *nowhere, *key, *out],
             env=env,
@@ -71,7 +73,8 @@ def test_api_key_stays_out_of_logs_reports_and_output(tmp_path: Path) -> None:
             text=True,
             timeout=300,
         )
-    assert "APIConnectionError" in failed.stdout + failed.stderr  # the error was printed (Inspect exits 0)
+    assert "APIConnectionError" in failed.stdout + failed.stderr  # the error was printed
+    assert failed.returncode == 1 and "the run ended in error" in failed.stderr  # and the run is not called done
     reported = subprocess.run([*MECHBENCH, "report", str(logs), "-o", str(report)], capture_output=True, text=True)
     assert reported.returncode == 0, reported.stderr
     for output in (ran.stdout, ran.stderr, failed.stdout, failed.stderr, reported.stdout, reported.stderr):
