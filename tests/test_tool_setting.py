@@ -180,3 +180,18 @@ def test_a_malformed_recorded_conversation_is_one_line(tmp_path: Path) -> None:
     path.write_text(json.dumps({"id": "x", "turns": [{"reply": "ok"}, {"tool": 3}]}))
     with pytest.raises(ReplayFileError, match="turn 1 must be"):
         ReplayBook(path)
+
+
+def test_a_failure_of_mechbenchs_own_tool_is_a_tool_error_not_the_samples_end() -> None:
+    import anyio
+
+    from mechbench.tool_setting import guarded
+
+    async def broken() -> str:
+        raise RecursionError("deep")
+
+    async def main() -> None:
+        with pytest.raises(ToolError, match="mechbench's solve_frame failed .*not your mistake"):
+            await guarded("solve_frame", broken)
+
+    anyio.run(main)

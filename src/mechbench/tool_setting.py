@@ -12,8 +12,8 @@ sample store and scored by :func:`tool_use` (mean tool calls, and each sample's 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
 from inspect_ai.model import ChatMessageTool, ChatMessageUser, Model, execute_tools, get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
@@ -21,7 +21,9 @@ from inspect_ai.solver import TaskState
 from inspect_ai.tool import Tool, ToolDef, ToolError, tool
 from inspect_ai.util import store
 
-from mechbench.reliability import model_generate_checked
+from mechbench.reliability import instrument_error, model_generate_checked
+
+T = TypeVar("T")
 
 DEFAULT_TOOL_BUDGET = 8
 """Tool calls one sample may make (``submit`` not counted)."""
@@ -43,6 +45,19 @@ def spend(name: str, budget: int, argument: str) -> None:
         raise ToolError(f"the tool budget of {budget} calls is used up: call {SUBMIT}(answer) with your final answer")
     if len(argument) > MAX_TOOL_INPUT_CHARS:
         raise ToolError(f"{name}: the input has {len(argument)} characters, more than {MAX_TOOL_INPUT_CHARS}")
+
+
+async def guarded(name: str, work: Callable[[], Awaitable[T]]) -> T:
+    """Run one tool's work; a failure of mechbench's own instrument (anything but a :class:`ToolError` about the
+    input) reaches the model as a tool error that says so, and the sample goes on."""
+    try:
+        return await work()
+    except ToolError:
+        raise
+    except Exception as error:
+        raise ToolError(
+            f"mechbench's {name} failed on this input ({instrument_error(error)}); not your mistake"
+        ) from None
 
 
 @tool(name=SUBMIT)

@@ -24,7 +24,7 @@ from mechbench.benchmarks.sphyr.parse import parse_reply
 from mechbench.benchmarks.sphyr.physics_scoring import LOAD_CARRYING_FACTOR
 from mechbench.reliability import judge_limiter
 from mechbench.threads import single_threaded
-from mechbench.tool_setting import spend, tool_loop
+from mechbench.tool_setting import guarded, spend, tool_loop
 
 TOP_CELLS = 5
 """Cells with the highest strain energy the analysis names."""
@@ -77,7 +77,10 @@ def analyse_grid(input_grid: list[list[str]], gravity: Gravity, budget: int) -> 
             grid: the completed grid, one row per line, cells separated by spaces (as in the task).
         """
         spend("analyse_grid", budget, grid)
-        found = await anyio.to_thread.run_sync(analysis, grid, input_grid, gravity, limiter=judge_limiter())
+        found = await guarded(
+            "analyse_grid",
+            lambda: anyio.to_thread.run_sync(analysis, grid, input_grid, gravity, limiter=judge_limiter()),
+        )
         return json.dumps(found)
 
     return execute

@@ -20,7 +20,7 @@ from inspect_ai.tool import Tool, ToolError, tool
 from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
 from mechbench.errors import MechbenchError
 from mechbench.reliability import judge_limiter
-from mechbench.tool_setting import spend
+from mechbench.tool_setting import guarded, spend
 
 SIGNIFICANT = 4
 """Significant digits of the values a tool returns (the judge's tolerance is 5 %)."""
@@ -81,7 +81,9 @@ def solve_frame(budget: int) -> Tool:
             model: the structure as FrameCalc JSON (points, links, supports, loads).
         """
         spend("solve_frame", budget, model)
-        return await anyio.to_thread.run_sync(solution_summary, model, limiter=judge_limiter())
+        return await guarded(
+            "solve_frame", lambda: anyio.to_thread.run_sync(solution_summary, model, limiter=judge_limiter())
+        )
 
     return execute
 
@@ -96,7 +98,7 @@ def render_frame(budget: int) -> Tool:
             model: the structure as FrameCalc JSON (points, links, supports, loads).
         """
         spend("render_frame", budget, model)
-        png = await anyio.to_thread.run_sync(drawing, model, limiter=judge_limiter())
+        png = await guarded("render_frame", lambda: anyio.to_thread.run_sync(drawing, model, limiter=judge_limiter()))
         return ContentImage(image="data:image/png;base64," + base64.b64encode(png).decode())
 
     return execute
