@@ -80,14 +80,75 @@ def test_hostile_and_wrong_tool_inputs_are_tool_errors() -> None:
             solution_summary(bad)
 
 
+def _replay_conversations(tmp_path: Path, task, turns_of) -> Path:
+    lines = [json.dumps({"id": s.id, "turns": turns_of(s.input[0].text)}) for s in list(task.dataset)[:2]]
+    path = tmp_path / "conversations.jsonl"
+    path.write_text("\n".join(lines))
+    return path
+
+
 def test_a_call_past_the_budget_is_a_tool_error_and_is_recorded(tmp_path: Path) -> None:
+    task = sphyr(data="bundled", subject="full_easy", tools=True, tool_budget=1)
+
+    def turns(prompt: str) -> list[dict]:  # a recording that ignores the budget: two analyses, then submit
+        grid = sphyr_solid(prompt)
+        call = {"tool": "analyse_grid", "arguments": {"grid": grid}}
+        return [call, call, {"tool": "submit", "arguments": {"answer": grid}}]
+
+    path = _replay_conversations(tmp_path, task, turns)
+    log = _run(task, "mechbench/replay", tmp_path, limit=2, model_args={"file": str(path)})
+    for sample in log.samples:
+        first, second = _tool_results(sample)
+        assert first.error is None and second.error is not None and "budget of 1 calls" in second.error.message
+        record = sample.scores["tool_use"].metadata["tool_use"]
+        assert record["calls"] == 2 and record["failed_calls"] == 1 and record["answer_after_failed_call"]
+        assert record["answer_via"] == "submit" and sample.scores["sphyr_scorer"].value["valid_output_grid"] == 1.0
+
+
+def test_once_the_budget_is_spent_the_model_is_asked_to_submit(tmp_path: Path) -> None:
     log = _run(structural_eval(data="bundled", tools=True, tool_budget=1), "mechbench/tool-demo", tmp_path, limit=1)
     (sample,) = log.samples
-    errors = [m.error for m in _tool_results(sample)]
-    assert errors[0] is None and all(e is not None and "budget of 1 calls" in e.message for e in errors[1:])
     record = sample.scores["tool_use"].metadata["tool_use"]
-    assert record["calls"] == 3 and record["failed_calls"] == 2 and record["answer_after_failed_call"]
-    assert sample.scores["structural_scorer"].value is not None  # still scored
+    assert record["calls"] == 1 and record["answer_via"] == "submit"  # told to submit, it did
+    assert sample.scores["structural_scorer"].value is not None
+
+
+def test_submit_takes_text_or_json_and_refuses_a_call_without_an_answer() -> None:
+    from inspect_ai.tool import ToolCall
+
+    from mechbench.tool_setting import _submitted
+
+    def call(arguments: dict, parse_error: str | None = None) -> ToolCall:
+        return ToolCall(id="1", function="submit", arguments=arguments, parse_error=parse_error)
+
+    assert _submitted(call({"answer": "L 1"})) == ("L 1", None)
+    assert _submitted(call({"answer": {"points": []}})) == ('{"points": []}', None)  # JSON, not a Python repr
+    assert _submitted(call({}))[0] is None and _submitted(call({}, "bad JSON"))[0] is None
+
+
+def test_the_report_compares_a_tool_run_with_the_same_models_other_setting_only() -> None:
+    from mechbench.report.build import settings_compared
+
+    def row(model: str, setting: str, value: float, digest: str = "d") -> dict:
+        base = {"benchmark": "sphyr", "model": model, "metric": "topology_score", "data": "x", "data_sha256": digest}
+        return {**base, "setting": setting, "value": value, "ci95": 0.03}
+
+    board = [
+        row("m", "v2, default prompt, tools (budget 8), load by published convention", 0.7),
+        row("m", "v2, default prompt, load by published convention", 0.5),
+        row("m", "v2, few-shot prompt, load by published convention", 0.6),  # another protocol: not compared
+        row("m", "v2, default prompt, load by published convention", 0.4, digest="e"),  # other data
+        row("other", "v2, default prompt, load by published convention", 0.1),  # another model
+    ]
+    (compared,) = settings_compared(board)
+    assert compared["difference"] == pytest.approx(0.2) and compared["ci95"] == pytest.approx(0.03 * 2**0.5)
+
+
+def test_analyse_grid_takes_loads_and_supports_from_the_input_only() -> None:
+    grid = [["L", "V", "V"], ["V", "V", "V"], ["S", "S", "S"]]
+    written = analysis("L 1 S\n1 1 L\nS S S", grid, (1.0, 0.0))  # an S and an L written into free cells
+    solid = analysis("L 1 1\n1 1 1\nS S S", grid, (1.0, 0.0))
+    assert written == solid  # they are material, not new supports or loads
 
 
 class _ToolCallingServer(BaseHTTPRequestHandler):
@@ -191,7 +252,7 @@ def test_a_failure_of_mechbenchs_own_tool_is_a_tool_error_not_the_samples_end() 
         raise RecursionError("deep")
 
     async def main() -> None:
-        with pytest.raises(ToolError, match="mechbench's solve_frame failed .*not your mistake"):
+        with pytest.raises(ToolError, match=r"mechbench's solve_frame failed .*not your mistake"):
             await guarded("solve_frame", broken)
 
     anyio.run(main)

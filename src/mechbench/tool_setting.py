@@ -12,13 +12,15 @@ sample store and scored by :func:`tool_use` (mean tool calls, and each sample's 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
+import anyio
 from inspect_ai.model import ChatMessageTool, ChatMessageUser, Model, execute_tools, get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState
-from inspect_ai.tool import Tool, ToolDef, ToolError, tool
+from inspect_ai.tool import Tool, ToolCall, ToolCallError, ToolDef, ToolError, ToolFunction, tool
 from inspect_ai.util import store
 
 from mechbench.reliability import instrument_error, model_generate_checked
@@ -36,6 +38,12 @@ RECORD_KEY = "mechbench_tool_use"
 CALLS_KEY = "mechbench_tool_calls"
 
 
+INSTRUMENT = "mechbench's "
+"""How a tool error caused by mechbench's own instrument begins (the model's input was not at fault)."""
+TOOL_TIMEOUT = 60.0
+"""Seconds one tool call may take (a 20×20 analysis or a drawing takes well under one)."""
+
+
 def spend(name: str, budget: int, argument: str) -> None:
     """Count one call of tool ``name`` against the sample's budget; a call past it, or an oversized argument, is
     a tool error the model reads (never a failure of the sample)."""
@@ -48,15 +56,18 @@ def spend(name: str, budget: int, argument: str) -> None:
 
 
 async def guarded(name: str, work: Callable[[], Awaitable[T]]) -> T:
-    """Run one tool's work; a failure of mechbench's own instrument (anything but a :class:`ToolError` about the
-    input) reaches the model as a tool error that says so, and the sample goes on."""
+    """Run one tool's work within :data:`TOOL_TIMEOUT`; a failure of mechbench's own instrument (anything but a
+    :class:`ToolError` about the input) reaches the model as a tool error that says so, the call is given back
+    to its budget, and the sample goes on."""
     try:
-        return await work()
+        with anyio.fail_after(TOOL_TIMEOUT):
+            return await work()
     except ToolError:
         raise
     except Exception as error:
+        store().set(CALLS_KEY, store().get(CALLS_KEY, 1) - 1)
         raise ToolError(
-            f"mechbench's {name} failed on this input ({instrument_error(error)}); not your mistake"
+            f"{INSTRUMENT}{name} failed on this input ({instrument_error(error)}); not your mistake"
         ) from None
 
 
@@ -82,44 +93,84 @@ def instructions(budget: int, tools: Sequence[str]) -> str:
     )
 
 
-def _record(messages: list[Any], budget: int, submitted: bool) -> dict[str, Any]:
+def _record(messages: list[Any], budget: int, via: str | None) -> dict[str, Any]:
     results = [m for m in messages if isinstance(m, ChatMessageTool) and m.function != SUBMIT]
-    failed = [m.error is not None for m in results]
+    ran = [m for m in results if not (m.error is not None and m.error.message == SKIPPED_MESSAGE)]
+    instrument = [m.error is not None and m.error.message.startswith(INSTRUMENT) for m in ran]
+    failed = [m.error is not None and not bad for m, bad in zip(ran, instrument, strict=True)]
     return {
-        "calls": len(results),
-        "tools": sorted({m.function or "" for m in results}),
+        "calls": len(ran) - sum(instrument),
+        "tools": sorted({m.function or "" for m in ran}),
         "failed_calls": sum(failed),
+        "instrument_failures": sum(instrument),
         "answer_after_failed_call": bool(failed) and failed[-1],
-        "submitted": submitted,
+        "answer_via": via,
+        "submitted": via == SUBMIT,
         "budget": budget,
     }
 
 
+SKIPPED_MESSAGE = "not run: the answer was submitted in the same turn"
+
+
+def _submitted(call: ToolCall) -> tuple[str | None, str | None]:
+    """(answer, None) from a submit call, or (None, the tool error to send back) when it carries no answer."""
+    if call.parse_error:
+        return None, f"the arguments could not be read ({call.parse_error}); call {SUBMIT} again"
+    if "answer" not in call.arguments:
+        return None, f"{SUBMIT} needs an answer: {SUBMIT}(answer)"
+    value = call.arguments["answer"]
+    return (value if isinstance(value, str) else json.dumps(value)), None
+
+
 async def tool_loop(state: TaskState, tools: list[Tool], budget: int, model: Model | None = None) -> TaskState:
     """Let the model call ``tools`` (and ``submit``) until it submits, answers in plain text, or has had
-    ``budget`` + 2 turns; the answer becomes ``state.output.completion``."""
+    ``budget`` + 2 turns (the last one, and every turn once the budget is spent, may only submit); the answer
+    becomes ``state.output.completion`` (empty when there is none: scored as no answer)."""
     model = model or get_model()
     offered = [*tools, submit_tool()]
     state.messages.append(ChatMessageUser(content=instructions(budget, [ToolDef(t).name for t in tools])))
-    answer: str | None = None
-    for _ in range(budget + 2):
-        output = await model_generate_checked(model, state.messages, tools=offered)
+    answer, via = None, None
+    turns = budget + 2
+    for turn in range(turns):
+        spent = store().get(CALLS_KEY, 0) >= budget
+        choice = ToolFunction(name=SUBMIT) if turn == turns - 1 or spent else "auto"
+        output = await model_generate_checked(model, state.messages, tools=offered, tool_choice=choice)
         state.output = output
+        if output.empty:  # no usable completion after the retries: no answer
+            break
         state.messages.append(output.message)
         calls = output.message.tool_calls or []
         chosen = next((c for c in calls if c.function == SUBMIT), None)
         if chosen is not None:
-            answer = str(chosen.arguments.get("answer", ""))
-            state.messages.append(ChatMessageTool(content="submitted", tool_call_id=chosen.id, function=SUBMIT))
-            break
+            answer, problem = _submitted(chosen)
+            for call in calls:
+                if call is chosen:
+                    content = "submitted" if problem is None else ""
+                    error = None if problem is None else ToolCallError("parsing", problem)
+                    state.messages.append(
+                        ChatMessageTool(content=content, tool_call_id=call.id, function=SUBMIT, error=error)
+                    )
+                else:
+                    state.messages.append(
+                        ChatMessageTool(
+                            content="",
+                            tool_call_id=call.id,
+                            function=call.function,
+                            error=ToolCallError("unknown", SKIPPED_MESSAGE),
+                        )
+                    )
+            if problem is None:
+                via = SUBMIT
+                break
+            continue
         if not calls:
-            answer = output.completion
+            answer, via = output.completion, "text"
             break
         result = await execute_tools(state.messages, tools)
         state.messages.extend(result.messages)
-    submitted = answer is not None
-    state.output.completion = answer if submitted else ""
-    state.store.set(RECORD_KEY, _record(state.messages, budget, submitted))
+    state.output.completion = answer if via is not None and answer is not None else ""
+    state.store.set(RECORD_KEY, _record(state.messages, budget, via))
     return state
 
 
@@ -134,6 +185,7 @@ def tool_metrics() -> Metric:
             "tool_calls": sum(r.get("calls", 0) for r in records) / n,
             "failed_tool_calls": sum(r.get("failed_calls", 0) for r in records) / n,
             "submitted": sum(bool(r.get("submitted")) for r in records) / n,
+            "tool_instrument_failures": sum(r.get("instrument_failures", 0) for r in records) / n,
         }
 
     return compute

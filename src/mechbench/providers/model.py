@@ -21,7 +21,7 @@ from inspect_ai.model import (
     ModelOutput,
     ModelUsage,
 )
-from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.tool import ToolChoice, ToolFunction, ToolInfo
 
 from mechbench import plugins
 from mechbench.errors import UsageError
@@ -128,16 +128,19 @@ class MechbenchModel(ModelAPI):
         output.usage = estimated_usage(last_user_text(messages), json.dumps(turn))
         return output
 
-    def _tool_demo(self, messages: list[ChatMessage], tools: list[ToolInfo]) -> ModelOutput:
+    def _tool_demo(
+        self, messages: list[ChatMessage], tools: list[ToolInfo], choice: ToolChoice = "auto"
+    ) -> ModelOutput:
         """The scripted agent's next step: its benchmark's next tool call; with no tools offered, the first
         answer it would have tried (so the same agent runs in the single-answer setting too)."""
         first = _first_user(messages)
         prompt = first.text if first is not None else ""
         offered = {t.name for t in tools}
+        physics = offered - {"submit"}
         scripted = [s for s in plugins.specs() if s.tool_script is not None]
-        if offered:
-            scripted = [s for s in scripted if set(s.tools) <= offered]
-        else:  # a benchmark whose baselines read this prompt first; one without baselines last
+        if physics:
+            scripted = [s for s in scripted if set(s.tools) <= physics]
+        else:  # no tools, or submit alone: a benchmark whose baselines read this prompt first, one without last
             scripted.sort(key=lambda s: not any(b.accepts(prompt) for b in s.baselines))
         if not scripted:
             raise UsageError("mechbench/tool-demo: no benchmark offers these tools")
@@ -147,6 +150,8 @@ class MechbenchModel(ModelAPI):
             answers = [r for k in range(64) if (r := self.book.reply(sample_id, prompt, k)) is not None]
         done = [c.function for m in messages if isinstance(m, ChatMessageAssistant) for c in (m.tool_calls or [])]
         results = [m.text for m in messages if isinstance(m, ChatMessageTool)]
+        if isinstance(choice, ToolFunction) or (offered and not physics):  # told to submit: its plan's last step
+            done = [*done, *["submit"] * 64]
         script = scripted[0].tool_script
         assert script is not None
         name, arguments = script(prompt, done, {"answers": answers, "results": results})
@@ -168,7 +173,7 @@ class MechbenchModel(ModelAPI):
     ) -> ModelOutput:
         prompt = last_user_text(input)
         if self.model_name == TOOL_DEMO:
-            return self._tool_demo(input, tools)
+            return self._tool_demo(input, tools, tool_choice)
         if self.book is not None and tools:
             return self._replay_turn(input)
         if self.book is not None:

@@ -60,14 +60,27 @@ TOOL_SETTING = "tools (budget"
 """How a tool-setting run's setting reads (see the benchmarks' ``setting``)."""
 
 
+def _base(setting: str) -> str:
+    """A setting without its answering part (tools, retries, feedback rounds): what two compared rows share."""
+    parts = setting.split(", ")
+    return ", ".join(
+        p for p in parts if not (p.startswith(("tools (budget", "feedback_rounds")) or p.endswith("retries"))
+    )
+
+
+SCRIPTED = ("mechbench/tool-demo",)
+"""Built-in agents whose tool runs follow a script: their differences show the path works, they measure nothing."""
+
+
 def settings_compared(leaderboard: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Each tool-setting row against every other row of its benchmark, model, data and metric."""
+    """Each tool-setting row against every other row of its benchmark and model with the same data (hash), metric
+    and setting apart from how the answer is given."""
     rows = [r for r in leaderboard if not r.get("reference")]
     out = []
     for tools in (r for r in rows if TOOL_SETTING in r["setting"]):
         for other in rows:
-            same = all(other[k] == tools[k] for k in ("benchmark", "model", "data", "metric"))
-            if not same or TOOL_SETTING in other["setting"]:
+            same = all(other[k] == tools[k] for k in ("benchmark", "model", "data", "data_sha256", "metric"))
+            if not same or TOOL_SETTING in other["setting"] or _base(other["setting"]) != _base(tools["setting"]):
                 continue
             half = math.hypot(tools["ci95"], other["ci95"])  # independent samples: conservative for paired ones
             out.append(
@@ -81,6 +94,9 @@ def settings_compared(leaderboard: list[dict[str, Any]]) -> list[dict[str, Any]]
                     "other": other["value"],
                     "difference": tools["value"] - other["value"],
                     "ci95": half,
+                    "note": "a scripted agent: it shows the path works, it measures nothing"
+                    if tools["model"] in SCRIPTED
+                    else "",
                 }
             )
     return out

@@ -92,6 +92,7 @@ COMPARED_COLUMNS = [
     Column("tools_setting", "tool setting"),
     Column("other_setting", "compared with"),
     Column("shown", "difference (95 % CI)"),
+    Column("note", "note"),
 ]
 
 

@@ -108,6 +108,8 @@ def sphyr(
         check_builtin_model("sphyr")
     if few_shot < 0 or feedback_rounds < 0:
         raise UsageError("few_shot and feedback_rounds must not be negative")
+    if tools and oracle:
+        raise UsageError("oracle=true answers without a model: it has no tool setting")
     if tools and feedback_rounds:
         raise UsageError("tools=true and feedback_rounds are two settings: choose one")
     if not 0 <= tool_budget <= MAX_TOOL_BUDGET:

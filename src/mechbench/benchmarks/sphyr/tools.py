@@ -1,9 +1,10 @@
 """SPhyR's tool (``-T tools=true``): the finite-element analysis of the model's own candidate grid.
 
-``analyse_grid`` solves the candidate under the sample's load direction, with the load and support cells the
-candidate and the visible input show, and returns its compliance, whether it carries the load, its volume
-fraction and the cells with the highest strain energy. It reads the candidate and the sample's input grid only:
-never the ground truth, the reference optimum or the score.
+``analyse_grid`` solves the candidate under the sample's load direction (the published convention's), with the
+load and support cells the input shows (a load or support hidden under a masked cell is unknown to it, as to the
+model, so its verdict can differ from the judge's there), and returns its compliance, whether it carries the
+load, its volume fraction and the cells with the highest strain energy. It reads the candidate and the sample's
+input grid only: never the ground truth, the reference optimum or the score.
 """
 
 from __future__ import annotations
@@ -41,9 +42,13 @@ def analysis(candidate_text: str, input_grid: list[list[str]], gravity: Gravity)
     if len(grid) != rows or any(len(row) != cols for row in grid):
         found = f"{len(grid)}×{len(grid[0]) if grid else 0}"
         raise ToolError(f"the grid must have the task's {rows}×{cols} cells, one row per line; read {found}")
-    # The load and support cells the input shows stay where they are, whatever the candidate writes there.
+    # Loads and supports are where the input shows them: those cells stay L and S whatever the candidate writes,
+    # and an L or S the candidate writes elsewhere is material (solid), not a new load or support.
     merged = [
-        [given if given in (LOAD, SUPPORT) else token for given, token in zip(given_row, row, strict=True)]
+        [
+            given if given in (LOAD, SUPPORT) else ("1" if token in (LOAD, SUPPORT) else token)
+            for given, token in zip(given_row, row, strict=True)
+        ]
         for given_row, row in zip(input_grid, grid, strict=True)
     ]
     tokens = {t for row in merged for t in row}
@@ -79,7 +84,9 @@ def analyse_grid(input_grid: list[list[str]], gravity: Gravity, budget: int) -> 
         spend("analyse_grid", budget, grid)
         found = await guarded(
             "analyse_grid",
-            lambda: anyio.to_thread.run_sync(analysis, grid, input_grid, gravity, limiter=judge_limiter()),
+            lambda: anyio.to_thread.run_sync(
+                analysis, grid, input_grid, gravity, limiter=judge_limiter(), abandon_on_cancel=True
+            ),
         )
         return json.dumps(found)
 

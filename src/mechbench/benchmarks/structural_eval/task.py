@@ -92,6 +92,8 @@ def structural_eval(
     if not oracle:
         check_builtin_model("structural_eval")
     credit = partial_credit or (LEADERBOARD_PARTIAL_CREDIT if protocol == "official" else "best")
+    if tools and oracle:
+        raise UsageError("oracle=true answers without a model: it has no tool setting")
     if tools and (protocol == "official" or structured):
         raise UsageError("tools=true runs mechbench's protocol in free text (not protocol=official or structured)")
     if not 0 <= tool_budget <= MAX_TOOL_BUDGET:

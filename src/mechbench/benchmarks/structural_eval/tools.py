@@ -82,7 +82,8 @@ def solve_frame(budget: int) -> Tool:
         """
         spend("solve_frame", budget, model)
         return await guarded(
-            "solve_frame", lambda: anyio.to_thread.run_sync(solution_summary, model, limiter=judge_limiter())
+            "solve_frame",
+            lambda: anyio.to_thread.run_sync(solution_summary, model, limiter=judge_limiter(), abandon_on_cancel=True),
         )
 
     return execute
@@ -98,7 +99,10 @@ def render_frame(budget: int) -> Tool:
             model: the structure as FrameCalc JSON (points, links, supports, loads).
         """
         spend("render_frame", budget, model)
-        png = await guarded("render_frame", lambda: anyio.to_thread.run_sync(drawing, model, limiter=judge_limiter()))
+        png = await guarded(
+            "render_frame",
+            lambda: anyio.to_thread.run_sync(drawing, model, limiter=judge_limiter(), abandon_on_cancel=True),
+        )
         return ContentImage(image="data:image/png;base64," + base64.b64encode(png).decode())
 
     return execute
