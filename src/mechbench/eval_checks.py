@@ -103,7 +103,9 @@ def check_model(name: str) -> Provider | None:
         return None
     entry = PROVIDERS.get(provider)
     if entry is not None and importlib.util.find_spec(entry.module.split(".")[0]) is None:
-        install = f"pip install 'mechbench[{entry.extra}]'" if entry.extra else f"pip install {entry.package}"
+        install = f"pip install {entry.package}" + (
+            f' (in a clone of mechbench: pip install -e ".[{entry.extra}]")' if entry.extra else ""
+        )
         raise UsageError(f"{name} needs the {entry.package} package, which is not installed: {install}")
     return entry
 

@@ -70,8 +70,12 @@ def test_the_readme_block_evaluates_a_local_server_on_every_benchmark(tmp_path: 
 
 
 def test_newcomers_mistakes_are_one_line_errors(tmp_path: Path) -> None:
+    import importlib.util
+
     env = {**os.environ, "MECHBENCH_CACHE": str(tmp_path / "cache")}
+    missing = [] if importlib.util.find_spec("anthropic") else [(["sphyr", "--model", "anthropic/x"], "pip install")]
     for args, words in (
+        *missing,
         (["sphyr", "--model", "random"], "mechbench/random"),
         (["sphyr", "--model", "gpt-4o"], "openai/gpt-4o"),
         (["sphyr", "-T", "data=bundled", "--model", "mechbench/random", "--limit", "ten"], "--limit"),
