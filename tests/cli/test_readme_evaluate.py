@@ -69,10 +69,14 @@ def test_the_readme_block_evaluates_a_local_server_on_every_benchmark(tmp_path: 
     assert set(report["benchmarks"]) >= ran
 
 
-def test_newcomers_mistakes_are_one_line_errors(tmp_path: Path) -> None:
+def test_newcomers_mistakes_are_one_line_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import importlib.util
 
-    env = {**os.environ, "MECHBENCH_CACHE": str(tmp_path / "cache")}
+    from typer.testing import CliRunner
+
+    from mechbench.cli import app
+
+    monkeypatch.setenv("MECHBENCH_CACHE", str(tmp_path / "cache"))
     missing = [] if importlib.util.find_spec("anthropic") else [(["sphyr", "--model", "anthropic/x"], "pip install")]
     for args, words in (
         *missing,
@@ -83,11 +87,14 @@ def test_newcomers_mistakes_are_one_line_errors(tmp_path: Path) -> None:
         (["structurl", "--model", "mechbench/random"], "structural_eval"),
         (["sphyr", "--model", "mechbench/randomx"], "mechbench/random,"),
         (["sphyr"], "--model"),
-    ):
-        done = _mechbench(["eval", *args], env, tmp_path, timeout=120)
-        assert done.returncode == 2, (args, done.stderr[-2000:])
+    ):  # refused before Inspect starts: in process, as the command line runs them
+        done = CliRunner().invoke(app, ["eval", *args])
+        assert done.exit_code == 2, (args, done.stderr[-2000:])
         lines = done.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error:") and words in lines[0], (args, done.stderr)
+    # And through the installed command, once: one line, exit 2, no traceback.
+    done = _mechbench(["eval", "sphyr", "--model", "gpt-4o"], {**os.environ}, tmp_path, timeout=120)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 
 
 def test_structural_is_structural_eval_and_limit_zero_warns(tmp_path: Path) -> None:

@@ -22,6 +22,10 @@ def _published_results(path: Path) -> bool:
     return path.is_dir() or path.name.endswith(RESULTS_SUFFIX)
 
 
+TOOL_DEMO_SUBJECTS = ("full_easy", "full_hard")
+"""The subjects the demo's tool-setting comparison runs (a scripted agent: two subjects show the path)."""
+
+
 def demo(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None]) -> list[Any]:
     """Every subject of the bundled set with the empty, solid and random baselines, physics on."""
     logs: list[Any] = []
@@ -30,10 +34,16 @@ def demo(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None])
         logs += inspect_eval(
             sphyr_suite("all", data="bundled"), model=f"mechbench/{baseline}", max_tasks=4, **eval_kwargs
         )
-    step("SPhyR, with and without tools: mechbench/tool-demo fills empty alone; with analyse_grid, the stiffer fill")
+    step(
+        f"SPhyR, with and without tools ({', '.join(TOOL_DEMO_SUBJECTS)}): mechbench/tool-demo fills empty alone; "
+        "with analyse_grid, the stiffer fill"
+    )
     for tools in (False, True):
         logs += inspect_eval(
-            sphyr_suite("all", data="bundled", tools=tools), model="mechbench/tool-demo", max_tasks=4, **eval_kwargs
+            sphyr_suite(",".join(TOOL_DEMO_SUBJECTS), data="bundled", tools=tools),
+            model="mechbench/tool-demo",
+            max_tasks=4,
+            **eval_kwargs,
         )
     return logs
 
