@@ -147,7 +147,7 @@ class MechbenchModel(ModelAPI):
         answers: list[str] = []
         if self.book is not None and first is not None:
             sample_id = (first.metadata or {}).get("sample_id")
-            answers = [r for k in range(64) if (r := self.book.reply(sample_id, prompt, k)) is not None]
+            answers = self.book.replies(sample_id, prompt)
         done = [c.function for m in messages if isinstance(m, ChatMessageAssistant) for c in (m.tool_calls or [])]
         results = [m.text for m in messages if isinstance(m, ChatMessageTool)]
         if isinstance(choice, ToolFunction) or (offered and not physics):  # told to submit: its plan's last step

@@ -82,20 +82,25 @@ class ReplayBook:
                 raise ReplayFileError(f"{path.name} line {number}: needs id (or prompt) and reply (or replies)")
             self.by_key.setdefault(str(key), []).extend(replies)
 
+    @staticmethod
+    def _recorded(table: dict[str, list[Any]], sample_id: str | None, prompt: str, what: str) -> list[Any]:
+        found = table.get(str(sample_id)) if sample_id is not None else None
+        if found is None:
+            found = table.get(prompt)
+        if found is None:
+            raise ReplayFileError(f"no recorded {what} for sample {sample_id!r}")
+        return found
+
     def turn(self, sample_id: str | None, prompt: str, index: int) -> dict[str, Any] | None:
         """Turn ``index`` (0-based) of the sample's recorded tool conversation; None past the last one."""
-        turns = self.turns.get(str(sample_id)) if sample_id is not None else None
-        if turns is None:
-            turns = self.turns.get(prompt)
-        if turns is None:
-            raise ReplayFileError(f"no recorded tool conversation for sample {sample_id!r}")
+        turns = self._recorded(self.turns, sample_id, prompt, "tool conversation")
         return turns[index] if index < len(turns) else None
+
+    def replies(self, sample_id: str | None, prompt: str) -> list[str]:
+        """Every recorded reply of the sample, in order."""
+        return list(self._recorded(self.by_key, sample_id, prompt, "reply"))
 
     def reply(self, sample_id: str | None, prompt: str, attempt: int) -> str | None:
         """The recorded reply for this sample's attempt (0-based); None past the last one."""
-        replies = self.by_key.get(str(sample_id)) if sample_id is not None else None
-        if replies is None:
-            replies = self.by_key.get(prompt)
-        if replies is None:
-            raise ReplayFileError(f"no recorded reply for sample {sample_id!r}")
+        replies = self._recorded(self.by_key, sample_id, prompt, "reply")
         return replies[attempt] if attempt < len(replies) else None

@@ -13,25 +13,11 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from PIL import Image
 
-from mechbench.benchmarks.openseesime.dataset import PINNED_REVISIONS
+from mechbench.benchmarks.openseesime.dataset import PINNED_REVISIONS, parquet_schema
 from mechbench.benchmarks.openseesime.protocol import parse_choice
 from mechbench.tasks import openseesime
 
-SCHEMA = pa.schema(
-    [
-        ("file_name", pa.string()),
-        ("source_file", pa.string()),
-        ("question", pa.string()),
-        ("question_type", pa.string()),
-        ("question_id", pa.int32()),
-        ("answer", pa.string()),
-        ("answer_choices", pa.list_(pa.string())),
-        ("correct_choice_idx", pa.int32()),
-        ("image", pa.struct([("bytes", pa.binary()), ("path", pa.string())])),
-        ("video", pa.struct([("bytes", pa.binary()), ("path", pa.string())])),
-        ("media_type", pa.string()),
-    ]
-)
+SCHEMA = parquet_schema()
 
 
 def _png(shade: int) -> bytes:

@@ -52,6 +52,28 @@ COLUMNS = (
     "video",
     "media_type",
 )
+
+
+def parquet_schema() -> Any:
+    """The publisher's parquet schema of one OpenSeeSimE row (the columns of :data:`COLUMNS`)."""
+    import pyarrow as pa  # imported here: Inspect loads mechbench's tasks at every start-up
+
+    media = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
+    text = ("file_name", "source_file", "question", "question_type")
+    return pa.schema(
+        [
+            *[(name, pa.string()) for name in text],
+            ("question_id", pa.int32()),
+            ("answer", pa.string()),
+            ("answer_choices", pa.list_(pa.string())),
+            ("correct_choice_idx", pa.int32()),
+            ("image", media),
+            ("video", media),
+            ("media_type", pa.string()),
+        ]
+    )
+
+
 MAX_CHOICES = 26
 BATCH_ROWS = 64
 MAX_QUESTION_CHARS = 20_000

@@ -13,12 +13,14 @@ depend only on those files and :data:`WRITER_VERSION`), so the package ships no 
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import shutil
 from pathlib import Path
 from typing import Any
 
+from mechbench.benchmarks.openseesime.dataset import parquet_schema
 from mechbench.benchmarks.seesim.protocol import FLUID_FILE_OFFSET
 from mechbench.data import DataSourceError, bundled, default_cache
 
@@ -29,27 +31,6 @@ CHOICES = ["Yes", "No"]
 SHARD = "test-00000-of-00001.parquet"
 QUESTION_TYPES = {True: "threshold", False: "set-up"}
 """A value read against a threshold, or a property of the set-up read off the details box."""
-
-
-def _schema() -> Any:
-    import pyarrow as pa
-
-    media = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
-    return pa.schema(
-        [
-            ("file_name", pa.string()),
-            ("source_file", pa.string()),
-            ("question", pa.string()),
-            ("question_type", pa.string()),
-            ("question_id", pa.int32()),
-            ("answer", pa.string()),
-            ("answer_choices", pa.list_(pa.string())),
-            ("correct_choice_idx", pa.int32()),
-            ("image", media),
-            ("video", media),
-            ("media_type", pa.string()),
-        ]
-    )
 
 
 def _media_kind(shown_in: list[str], prefer_video: bool) -> str | None:
@@ -110,7 +91,7 @@ def write_openseesime(seesim_root: Path, out: Path) -> dict[str, int]:
         raise DataSourceError(f"{seesim_root} is not a SeeSim set mechbench generated (no generated.json)")
     counts = {}
     for domain in DOMAINS:
-        table = pa.Table.from_pylist(rows(seesim_root, domain), schema=_schema())
+        table = pa.Table.from_pylist(rows(seesim_root, domain), schema=parquet_schema())
         (out / domain / "data").mkdir(parents=True, exist_ok=True)
         # No statistics or creator stamp beyond pyarrow's own: the same set gives the same shard on this install.
         pq.write_table(table, out / domain / "data" / SHARD, row_group_size=32)
@@ -118,13 +99,20 @@ def write_openseesime(seesim_root: Path, out: Path) -> dict[str, int]:
     return counts
 
 
-def bundled_set(domain: str) -> Path:
-    """The folder of ``domain``'s shards written from the bundled SeeSim set (built into the cache on first use)."""
+@functools.cache
+def _bundled_digest() -> str:
+    """What the bundled shards depend on: the bundled SeeSim files and the writer (read once per process)."""
     seesim_root = bundled("seesim")
     digest = hashlib.sha256(WRITER_VERSION.encode())
     for path in sorted(p for p in seesim_root.rglob("*") if p.is_file()):
         digest.update(str(path.relative_to(seesim_root)).encode() + b"\0" + path.read_bytes())
-    root = default_cache() / "openseesime-bundled" / digest.hexdigest()[:16]
+    return digest.hexdigest()[:16]
+
+
+def bundled_set(domain: str) -> Path:
+    """The folder of ``domain``'s shards written from the bundled SeeSim set (built into the cache on first use)."""
+    seesim_root = bundled("seesim")
+    root = default_cache() / "openseesime-bundled" / _bundled_digest()
     if not (root / "done").is_file():
         building = root.with_name(root.name + ".part")
         shutil.rmtree(building, ignore_errors=True)
