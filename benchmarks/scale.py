@@ -19,7 +19,7 @@ from pathlib import Path
 from mechbench.benchmarks.sphyr.dataset import read_records
 from mechbench.benchmarks.sphyr.optimum_cache import clear_memory
 from mechbench.benchmarks.sphyr.rescore import physics_job
-from mechbench.executor import RAY_RUNTIME_ENV, run_batch
+from mechbench.core.executor import RAY_RUNTIME_ENV, run_batch
 
 REPO = Path(__file__).resolve().parent.parent
 FULL_BENCHMARK = 16 * 1296

@@ -39,9 +39,9 @@ from mechbench.benchmarks.sphyr.scoring import score_grid
 from mechbench.benchmarks.structural_eval.check import check_reply
 from mechbench.benchmarks.structural_eval.dataset import load_tasks
 from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
-from mechbench.data import BUNDLED, DataSourceError
-from mechbench.errors import MechbenchError, ModelFormatError, UnstableStructureError
+from mechbench.core.errors import DataSourceError, MechbenchError, ModelFormatError, UnstableStructureError
 from mechbench.frame import FrameModel, solve
+from mechbench.sources.resolve import BUNDLED
 
 HOSTILE_NUMBERS: list[Any] = [
     math.nan,
@@ -438,7 +438,7 @@ def archive_cases(rng: random.Random) -> Iterator[tuple[str, bytes]]:
 
 
 def extract_archive(case: tuple[str, bytes]) -> object:
-    from mechbench import data
+    from mechbench.sources import download as data
 
     name, content = case
     with tempfile.TemporaryDirectory() as folder:
@@ -490,7 +490,7 @@ def media_cases(rng: random.Random) -> Iterator[tuple[str, str, bytes]]:
 
 
 def check_media_file(case: tuple[str, str, bytes]) -> object:
-    from mechbench import media_check
+    from mechbench.sources import media as media_check
 
     suffix, kind, data = case
     media_check.MAX_VIDEO_FRAMES, media_check.MAX_FRAME_PIXELS = SMALL_FRAMES, SMALL_PIXELS
@@ -593,9 +593,9 @@ def check_credentials(case: tuple[str, str, list[int]]) -> object:
     """A secret never survives: response redaction over any chunking, URL masking, printed commands."""
     import httpx
 
-    from mechbench.data import redact_url
-    from mechbench.eval_command import mask_task_urls, shown_command
-    from mechbench.redaction import _Redactor, request_secrets
+    from mechbench.cli.eval_argv import mask_task_urls, shown_command
+    from mechbench.core.text import redact_url
+    from mechbench.harness.redaction import _Redactor, request_secrets
 
     secret, body, sizes = case
     request = httpx.Request("POST", "http://127.0.0.1/v1", headers={"Authorization": f"Bearer {secret}"})

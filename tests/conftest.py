@@ -29,7 +29,7 @@ def _owned_copy(factory: pytest.TempPathFactory, name: str, source: Path) -> Pat
 def structural_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A StructuralEval folder in the official layout (``raw_models``, ``ground_truth_meta``, ``images``): a copy
     of mechbench's bundled generated set."""
-    from mechbench.data import bundled
+    from mechbench.sources.resolve import bundled
 
     return _owned_copy(tmp_path_factory, "structural", bundled("structural_eval") / "data")
 
@@ -37,7 +37,7 @@ def structural_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def sphyr_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """SPhyR ``<subject>.jsonl`` files for all 16 subjects (10×10, v1 layout): mechbench's bundled set."""
-    from mechbench.data import bundled
+    from mechbench.sources.resolve import bundled
 
     return _owned_copy(tmp_path_factory, "sphyr", bundled("sphyr"))
 
@@ -45,7 +45,7 @@ def sphyr_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _generated_v2(factory: pytest.TempPathFactory, version: str, n: int) -> Path:
     """``n`` records per subject from mechbench's v2 generator, written as upstream writes them (records without
     the ``load_direction`` mechbench's generator adds)."""
-    from mechbench.generate import write_sphyr
+    from mechbench.benchmarks.sphyr.generated_set import write_sphyr
 
     out = factory.mktemp(f"sphyr-{version}")
     write_sphyr(out, n, 11, version=version, workers=1)
@@ -72,7 +72,7 @@ def sphyr_v2_20_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def seesim_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A SeeSim folder in the published layout (``benchmark/``, ``data/``): mechbench's bundled generated set."""
-    from mechbench.data import bundled
+    from mechbench.sources.resolve import bundled
 
     return _owned_copy(tmp_path_factory, "seesim", bundled("seesim"))
 

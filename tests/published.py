@@ -75,7 +75,8 @@ def _fetch(name: str, scratch: Path) -> Path:
     """``name`` fetched through mechbench's official sources, in the local-copy layout."""
     from mechbench.benchmarks.sphyr.dataset import SUBJECTS, subject_file
     from mechbench.benchmarks.sphyr.versions import UPSTREAM_REPOSITORY, UPSTREAM_REVISION
-    from mechbench.data import fetch_hub_files, fetch_repository_files
+    from mechbench.sources.github import fetch_repository_files
+    from mechbench.sources.hub import fetch_hub_files
 
     with _user_cache():
         if name == "structural_eval":
@@ -114,7 +115,7 @@ def _published(name: str, scratch: str) -> Path | str:
     if local:
         path = Path(local).expanduser() / name
         return path if path.is_dir() else f"{PUBLISHED_VARIABLE}={local} has no {name}/ folder"
-    from mechbench.data import DataSourceError
+    from mechbench.core.errors import DataSourceError
 
     try:
         return _fetch(name, Path(scratch))

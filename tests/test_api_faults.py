@@ -20,7 +20,7 @@ from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 
-from mechbench.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES, TIMEOUT
+from mechbench.harness.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES, TIMEOUT
 from mechbench.tasks import sphyr, structural_eval
 from tests.fault_server import FAULTS, FaultServer, message_images, message_text
 
@@ -212,10 +212,10 @@ def test_tasks_bound_retries_and_time_by_default() -> None:
 def test_replies_that_stay_malformed_end_as_a_zero_score_with_the_cause_logged(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import mechbench.reliability
+    import mechbench.harness.reliability
 
-    monkeypatch.setattr(mechbench.reliability, "MALFORMED_BACKOFF", 0.05)
-    tries = mechbench.reliability.MALFORMED_RETRIES + 1
+    monkeypatch.setattr(mechbench.harness.reliability, "MALFORMED_BACKOFF", 0.05)
+    tries = mechbench.harness.reliability.MALFORMED_RETRIES + 1
     with FaultServer(sphyr_answer, [("empty_choice",) * 50, ("not_json",) * 50]) as server:
         log = run(sphyr(subject="full_easy", data="bundled", samples="2", physics=False), server, tmp_path)
     assert log.status == "success" and log.samples
@@ -236,9 +236,9 @@ def test_seesim_video_frames_survive_every_api_fault(tmp_path: Path, seesim_data
 def test_with_response_caching_on_a_malformed_reply_is_asked_again_not_replayed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import mechbench.reliability
+    import mechbench.harness.reliability
 
-    monkeypatch.setattr(mechbench.reliability, "MALFORMED_BACKOFF", 0.05)
+    monkeypatch.setattr(mechbench.harness.reliability, "MALFORMED_BACKOFF", 0.05)
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
     with FaultServer(sphyr_answer, [("empty_choice",), ("not_json",)]) as server:
         log = run(sphyr(subject="full_easy", data="bundled", samples="2", physics=False), server, tmp_path, cache=True)

@@ -19,8 +19,8 @@ from inspect_ai import eval as inspect_eval
 from mechbench.benchmarks.openseesime.dataset import stream_questions
 from mechbench.benchmarks.seesim.dataset import read_blocks
 from mechbench.benchmarks.structural_eval.official_protocol import read_protocol
-from mechbench.errors import DataSourceError
-from mechbench.limits import MAX_GRID_SIDE, MAX_RECORDS_PER_FILE, MAX_SOURCE_TEXT_BYTES
+from mechbench.core.errors import DataSourceError
+from mechbench.core.limits import MAX_GRID_SIDE, MAX_RECORDS_PER_FILE, MAX_SOURCE_TEXT_BYTES
 from mechbench.tasks import sphyr
 from tests.benchmarks.openseesime.test_openseesime import SCHEMA, _row
 
@@ -205,8 +205,8 @@ def _probe_python(code: str, *args: str) -> tuple[int, int, str]:
 _CHECK_MEDIA = """
 import sys
 from pathlib import Path
-from mechbench.errors import DataSourceError
-from mechbench.media_check import check_media
+from mechbench.core.errors import DataSourceError
+from mechbench.sources.media import check_media
 try:
     check_media(Path(sys.argv[1]), "video")
 except DataSourceError as error:
@@ -218,7 +218,7 @@ except DataSourceError as error:
 def test_a_bomb_or_an_endless_gif_used_as_a_video_is_refused_before_decoding(tmp_path: Path) -> None:
     from PIL import Image
 
-    from mechbench.media_check import MAX_FRAME_PIXELS, MAX_VIDEO_FRAMES
+    from mechbench.sources.media import MAX_FRAME_PIXELS, MAX_VIDEO_FRAMES
 
     bomb = tmp_path / "bomb.png"
     Image.new("1", (8_000, 8_000)).save(bomb)  # 64 million pixels in ~10 kB (Pillow itself refuses 179 million)
@@ -233,7 +233,7 @@ def test_a_bomb_or_an_endless_gif_used_as_a_video_is_refused_before_decoding(tmp
 
 _BUILD_OPENSEESIME = """
 import sys
-from mechbench.errors import UsageError
+from mechbench.core.errors import UsageError
 from mechbench.tasks import openseesime
 try:
     openseesime(data=sys.argv[1])
@@ -244,7 +244,7 @@ except UsageError as error:
 
 @pytest.mark.slow
 def test_an_openseesime_source_past_a_run_is_refused_without_holding_it(tmp_path: Path) -> None:
-    from mechbench.limits import MAX_SAMPLES_PER_RUN
+    from mechbench.core.limits import MAX_SAMPLES_PER_RUN
 
     row = _row(0, video=False)
     rows = [{**row, "question_id": k} for k in range(MAX_SAMPLES_PER_RUN + 10)]

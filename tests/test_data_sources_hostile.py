@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from mechbench import data
 from mechbench.benchmarks.seesim.dataset import load_items
 from mechbench.benchmarks.sphyr.dataset import read_records
 from mechbench.benchmarks.structural_eval.dataset import load_tasks
-from mechbench.data import DataSourceError, fetch_url
+from mechbench.core.errors import DataSourceError
+from mechbench.sources import download, files
+from mechbench.sources.download import fetch_url
 
 
 def _zip(path: Path, members: dict[str, bytes]) -> None:
@@ -44,13 +45,13 @@ def test_a_name_that_is_both_file_and_folder_is_refused(http_server, tmp_path: P
 
 def test_a_zip_bomb_is_refused_before_it_expands(http_server, tmp_path: Path, monkeypatch) -> None:
     root, base = http_server
-    monkeypatch.setattr(data, "MAX_EXTRACTED_BYTES", 4 * 1024**2)
+    monkeypatch.setattr(download, "MAX_EXTRACTED_BYTES", 4 * 1024**2)
     _zip(root / "bomb.zip", {"zeros.bin": bytes(8 * 1024**2)})  # 8 MiB of zeros: a few kB zipped
     assert (root / "bomb.zip").stat().st_size < 100_000
     with pytest.raises(DataSourceError, match="expands to 8388608 bytes"):
         fetch_url(f"{base}/bomb.zip", cache=tmp_path / "cache")
     assert not list((tmp_path / "cache").rglob("zeros.bin"))  # nothing was written
-    monkeypatch.setattr(data, "MAX_ARCHIVE_MEMBERS", 10)
+    monkeypatch.setattr(download, "MAX_ARCHIVE_MEMBERS", 10)
     _zip(root / "many.zip", {f"f{i}": b"" for i in range(11)})
     with pytest.raises(DataSourceError, match="11 members, more than 10"):
         fetch_url(f"{base}/many.zip", cache=tmp_path / "cache")
@@ -76,7 +77,7 @@ def test_a_trickling_server_meets_the_overall_deadline(tmp_path: Path, monkeypat
     server = ThreadingHTTPServer(("127.0.0.1", 0), Trickle)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    monkeypatch.setattr(data, "DOWNLOAD_DEADLINE_S", 1.0)
+    monkeypatch.setattr(download, "DOWNLOAD_DEADLINE_S", 1.0)
     try:
         start = time.monotonic()
         with pytest.raises(DataSourceError, match=r"not finished after 1\.0 s"):
@@ -107,7 +108,7 @@ def test_links_leaving_a_local_dataset_are_refused(structural_data: Path, seesim
 
 
 def test_an_oversized_data_file_is_refused_unread(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(data, "MAX_DATA_FILE_BYTES", 1000)
+    monkeypatch.setattr(files, "MAX_DATA_FILE_BYTES", 1000)
     path = tmp_path / "full_easy.jsonl"
     path.write_text('{"index": 0, "input_grid": [["V"]], "ground_truth": [["1"]]}\n' * 40)
     with pytest.raises(DataSourceError, match="more than the 1000 a data file may have"):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mechbench.eval_command import eval_argv, eval_retry_argv, shown_command
+from mechbench.cli.eval_argv import eval_argv, eval_retry_argv, shown_command
 
 
 def option(argv: list[str], flag: str) -> list[str]:

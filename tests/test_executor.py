@@ -9,10 +9,11 @@ import pytest
 
 from mechbench.benchmarks.seesim.generated_set import write_seesim
 from mechbench.benchmarks.sphyr.dataset import GridRecord, read_records
+from mechbench.benchmarks.sphyr.generated_set import write_sphyr
 from mechbench.benchmarks.sphyr.prompts import render_grid
 from mechbench.benchmarks.sphyr.rescore import rescore
-from mechbench.executor import ExecutorError, run_batch
-from mechbench.generate import write_sphyr, write_structural
+from mechbench.benchmarks.structural_eval.generated_set import write_structural
+from mechbench.core.executor import ExecutorError, run_batch
 
 pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
 

@@ -15,10 +15,10 @@ from mechbench.benchmarks.sphyr.dataset import SUBJECTS, read_records
 from mechbench.benchmarks.sphyr.generate import mask
 from mechbench.benchmarks.sphyr.physics_scoring import physics_score
 from mechbench.cli import app
-from mechbench.data import bundled
 from mechbench.frame import FrameModel, solve
 from mechbench.frame.generate import generate_structure
 from mechbench.frame.render import render
+from mechbench.sources.resolve import bundled
 from mechbench.tasks import structural_eval
 
 runner = CliRunner()
@@ -120,7 +120,9 @@ def test_bundled_structural_set_is_small_and_complete() -> None:
 
 
 def test_an_unreachable_official_source_is_an_error_never_a_substitution(tmp_path: Path) -> None:
-    from mechbench.data import DataSourceError, cached_url, resolve_or_official
+    from mechbench.core.errors import DataSourceError
+    from mechbench.sources.download import cached_url
+    from mechbench.sources.resolve import resolve_or_official
 
     unreachable = "http://127.0.0.1:9/official.zip"  # nothing listens on the discard port
     with pytest.raises(DataSourceError, match=r"official sphyr data could not be fetched .*use -T data=bundled"):

@@ -15,8 +15,9 @@ import pytest
 
 from mechbench.benchmarks.seesim.dataset import load_items
 from mechbench.benchmarks.structural_eval.dataset import OFFICIAL_REPOSITORY, OFFICIAL_REVISION, load_tasks
-from mechbench.data import DataSourceError, bundled
-from mechbench.git_lfs import GitLfsPointerError, read_pointer
+from mechbench.core.errors import DataSourceError
+from mechbench.sources.git_lfs import GitLfsPointerError, read_pointer
+from mechbench.sources.resolve import bundled
 from mechbench.tasks import structural_eval
 
 PREFIX = f"structural-eval-benchmark-{OFFICIAL_REVISION}"

@@ -21,9 +21,9 @@ from mechbench.benchmarks.sphyr.scoring import score_grid
 from mechbench.benchmarks.structural_eval.check import check_reply
 from mechbench.benchmarks.structural_eval.dataset import load_tasks
 from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
-from mechbench.data import BUNDLED, DataSourceError
-from mechbench.errors import ModelFormatError, UnstableStructureError
+from mechbench.core.errors import DataSourceError, ModelFormatError, UnstableStructureError
 from mechbench.frame import FrameModel, solve
+from mechbench.sources.resolve import BUNDLED
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TRUTH = [["L", "1", "0"], ["1", "1", "0"], ["S", "0", "0"]]
@@ -170,7 +170,7 @@ def test_solver_on_coincident_points_duplicate_ids_and_hostile_numbers(model: di
 
 
 def test_schema_refuses_huge_and_deep_models_quickly() -> None:
-    from mechbench.errors import ModelTooLargeError
+    from mechbench.core.errors import ModelTooLargeError
 
     with pytest.raises(ModelTooLargeError, match="100000 points"):
         FrameModel.parse({"points": [{"id": f"P{i}", "x": i, "y": 0} for i in range(100_000)], "links": []})

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 import mechbench
-from mechbench import plugins, tasks
+from mechbench import registry, tasks
 from mechbench.benchmarks.seesim.dataset import DEFAULT_REVISION as SEESIM_REVISION
 from mechbench.benchmarks.seesim.dataset import OFFICIAL_REPOSITORY as SEESIM_REPOSITORY
 from mechbench.benchmarks.sphyr.versions import UPSTREAM_REVISION
@@ -18,9 +18,9 @@ ROOT = Path(mechbench.__file__).parent / "benchmarks"
 REQUIRED = ("title", "description", "paper", "version", "tasks", "external_assets", "baselines", "sample_ids")
 
 
-@pytest.mark.parametrize("family", [entry.name for entry in plugins.specs()])
+@pytest.mark.parametrize("family", [entry.name for entry in registry.specs()])
 def test_listing_is_complete_and_names_real_tasks(family: str) -> None:
-    entry = plugins.spec(family)
+    entry = registry.spec(family)
     assert entry is not None and entry.listing is not None, f"{family} has no eval.yaml"
     listing = yaml.safe_load(entry.listing.read_text())
     assert all(listing.get(key) for key in REQUIRED), [k for k in REQUIRED if not listing.get(k)]
@@ -35,7 +35,7 @@ def test_listing_is_complete_and_names_real_tasks(family: str) -> None:
         assert set(entry["args"]) <= set(valid), entry
     assert set(listing["baselines"]) == {"trivial", "oracle"}
     trivial = listing["baselines"]["trivial"].split("--model mechbench/", 1)[1].split()[0]
-    assert trivial in {*plugins.baselines(), "replay"}, f"{trivial} is not a built-in model"
+    assert trivial in {*registry.baselines(), "replay"}, f"{trivial} is not a built-in model"
     for asset in listing["external_assets"]:
         assert {"name", "source", "fetched", "pinned"} <= set(asset)
 

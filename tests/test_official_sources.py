@@ -16,7 +16,8 @@ from inspect_ai import eval as inspect_eval
 from mechbench.benchmarks.seesim.dataset import DEFAULT_REVISION as SEESIM_REVISION
 from mechbench.benchmarks.seesim.dataset import VERIFIED_QUESTIONS_SHA256
 from mechbench.benchmarks.structural_eval.dataset import OFFICIAL_REVISION
-from mechbench.data import DataSourceError, files_sha256
+from mechbench.core.errors import DataSourceError
+from mechbench.sources.files import files_sha256
 from mechbench.tasks import seesim, structural_eval
 
 

@@ -9,7 +9,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
-from mechbench.replies import split_reply
+from mechbench.harness.replies import split_reply
 from mechbench.tasks import seesim, sphyr, structural_eval
 
 THINKING = "<think>" + "Let me consider the load path... true? false? 1 0 1\n1 1 1\n" * 50

@@ -13,10 +13,10 @@ from mechbench.benchmarks.sphyr.scoring import score_grid
 from mechbench.benchmarks.structural_eval.check import check_reply
 from mechbench.benchmarks.structural_eval.scoring import solve_response
 from mechbench.cli import app, result_json
-from mechbench.errors import ModelTooLargeError
+from mechbench.core.errors import ModelTooLargeError
+from mechbench.core.safejson import loads
 from mechbench.frame import FrameModel, solve
 from mechbench.frame.model import MAX_LINKS, MAX_LOADS, MAX_POINTS, MAX_SUPPORTS
-from mechbench.safejson import loads
 from mechbench.tasks import structural_eval
 
 runner = CliRunner()

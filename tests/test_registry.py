@@ -34,7 +34,7 @@ def test_importing_the_entry_point_changes_neither_httpx_nor_the_excepthook() ->
 
 
 def test_old_option_names_still_work_with_a_deprecation_message(caplog: pytest.LogCaptureFixture) -> None:
-    from mechbench.errors import UsageError
+    from mechbench.core.errors import UsageError
     from mechbench.tasks import structural_eval
 
     with caplog.at_level("WARNING"):

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from mechbench.data import DataSourceError, fetch_url, resolve_source
+from mechbench.core.errors import DataSourceError
+from mechbench.sources.download import fetch_url
+from mechbench.sources.resolve import resolve_source
 from tests.fault_server import FaultServer
 from tests.test_api_faults import FAKE_KEY, MECHBENCH, MODEL, sphyr_answer
 

@@ -127,7 +127,7 @@ def test_once_the_budget_is_spent_the_model_is_asked_to_submit(tmp_path: Path) -
 def test_submit_takes_text_or_json_and_refuses_a_call_without_an_answer() -> None:
     from inspect_ai.tool import ToolCall
 
-    from mechbench.tool_setting import _submitted
+    from mechbench.harness.tools import _submitted
 
     def call(arguments: dict, parse_error: str | None = None) -> ToolCall:
         return ToolCall(id="1", function="submit", arguments=arguments, parse_error=parse_error)
@@ -257,7 +257,7 @@ def test_a_malformed_recorded_conversation_is_one_line(tmp_path: Path) -> None:
 def test_a_failure_of_mechbenchs_own_tool_is_a_tool_error_not_the_samples_end() -> None:
     import anyio
 
-    from mechbench.tool_setting import guarded
+    from mechbench.harness.tools import guarded
 
     async def broken() -> str:
         raise RecursionError("deep")

@@ -1,4 +1,4 @@
-"""mechbench's Inspect tasks, found through the benchmark registry (:mod:`mechbench.plugins`).
+"""mechbench's Inspect tasks, found through the benchmark registry (:mod:`mechbench.registry`).
 
 ``from mechbench.tasks import sphyr`` gives the task of the benchmark called ``sphyr``, and the names a benchmark
 exports beside it (``sphyr_suite``); each task lives in its own benchmark's ``task.py``. This module names no
@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from mechbench import plugins
+from mechbench import registry
 
 
 def _exports() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for entry in plugins.specs():
+    for entry in registry.specs():
         out[entry.name] = entry.task
         out.update(entry.exports)
     return out

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from mechbench.cli import app, main
-from mechbench.data import BUNDLED
+from mechbench.sources.resolve import BUNDLED
 
 runner = CliRunner()
 GOOD_MODEL = BUNDLED / "structural_eval" / "data" / "raw_models" / "beam_001.json"

@@ -78,7 +78,7 @@ def test_mechbench_eval_refuses_an_unknown_task_argument(tmp_path: Path) -> None
 
 
 def test_inside_python_the_error_stays_an_exception() -> None:
-    from mechbench.errors import UsageError
+    from mechbench.core.errors import UsageError
     from mechbench.tasks import sphyr
 
     with pytest.raises(UsageError, match="prompt_style must be one of"):

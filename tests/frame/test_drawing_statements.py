@@ -9,10 +9,10 @@ import numpy as np
 from matplotlib.patches import FancyArrowPatch
 from matplotlib.text import Text
 
-from mechbench.data import BUNDLED
 from mechbench.frame import FrameModel
 from mechbench.frame.determinacy import reactions_depend_on_stiffness, stiffness_note
 from mechbench.frame.render import render_figure
+from mechbench.sources.resolve import BUNDLED
 
 
 def _example(name: str) -> dict:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mechbench.errors import ModelFormatError, UnstableStructureError
+from mechbench.core.errors import ModelFormatError, UnstableStructureError
 from mechbench.frame import solve, solve_many
 from tests.frame.helpers import line_load, link, model, moment, nodal_force, point, support
 

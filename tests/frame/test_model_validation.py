@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mechbench.errors import ModelFormatError, ModelTooLargeError
+from mechbench.core.errors import ModelFormatError, ModelTooLargeError
 from mechbench.frame import FrameModel, solve
 from mechbench.frame.model import DEFAULT_E, MAX_POINTS
 from tests.frame.helpers import line_load, link, link_force, model, nodal_force, point, support

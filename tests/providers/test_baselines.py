@@ -6,7 +6,7 @@ import pytest
 
 from mechbench.benchmarks.sphyr.baselines import sphyr_empty, sphyr_random, sphyr_solid
 from mechbench.benchmarks.sphyr.prompts import build_prompt
-from mechbench.errors import BaselineInputError
+from mechbench.core.errors import BaselineInputError
 
 GRID = [["L", "V", "0"], ["V", "V", "V"], ["S", "S", "V"]]
 

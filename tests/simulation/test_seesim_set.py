@@ -16,7 +16,7 @@ from inspect_ai import eval as inspect_eval
 from mechbench.benchmarks.seesim.generated_set import simulate, write_seesim
 from mechbench.benchmarks.seesim.protocol import PAIRS
 from mechbench.benchmarks.seesim.rules import MARGIN, NOT_ASKED, RULES
-from mechbench.data import bundled
+from mechbench.sources.resolve import bundled
 from mechbench.tasks import seesim
 
 pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'

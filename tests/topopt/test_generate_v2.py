@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from mechbench.benchmarks.sphyr.generated_set import write_sphyr
 from mechbench.benchmarks.sphyr.physics_scoring import physics_score
-from mechbench.generate import write_sphyr
 from mechbench.tasks import sphyr
 
 

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from mechbench import threads
+from mechbench.core import threads
 
 
 class _Recorder:

@@ -6,7 +6,7 @@ Usable on its own (numpy, scipy and pydantic only; matplotlib for :func:`render`
     result = solve(model_dict)          # reactions, N/V/M diagrams, max |M|, displacements
 """
 
-from mechbench.errors import ModelFormatError, ModelTooLargeError, UnstableStructureError
+from mechbench.core.errors import ModelFormatError, ModelTooLargeError, UnstableStructureError
 from mechbench.frame.analysis import SUPPORT_STIFFNESS, Analysis
 from mechbench.frame.model import FrameModel
 from mechbench.frame.reactions import world_reactions

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from mechbench.errors import UnstableStructureError
+from mechbench.core.errors import UnstableStructureError
 from mechbench.frame.compile import Compiled
 from mechbench.frame.elements import condense_releases, local_stiffness, rotation
 from mechbench.frame.loads import SpanLoads, fixed_end_vector

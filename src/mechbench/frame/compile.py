@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from mechbench.errors import ModelFormatError, UnstableStructureError
+from mechbench.core.errors import ModelFormatError, UnstableStructureError
 from mechbench.frame.loads import cos_sin_deg, force_angle_deg
 from mechbench.frame.model import BendingMoment, DistributedLoad, FrameModel
 

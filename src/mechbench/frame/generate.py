@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from mechbench.errors import MechbenchError
+from mechbench.core.errors import MechbenchError
 from mechbench.frame.model import FrameModel
 from mechbench.frame.solve import solve
 

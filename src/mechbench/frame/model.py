@@ -25,7 +25,7 @@ from pydantic import (
     model_validator,
 )
 
-from mechbench.errors import ModelFormatError, ModelTooLargeError
+from mechbench.core.errors import ModelFormatError, ModelTooLargeError
 
 # Section defaults: a solid round steel-like bar 100 mm in diameter, in kN and m, as the benchmark's
 # prompt gives them (E = 80 918 000 kN/m², A = π·0.05², Iz = π·0.05⁴/4).

@@ -24,6 +24,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Polygon
 
+from mechbench.core.text import plain_text
 from mechbench.frame.determinacy import stiffness_note
 from mechbench.frame.loads import cos_sin_deg, force_angle_deg
 from mechbench.frame.model import (
@@ -35,7 +36,6 @@ from mechbench.frame.model import (
     FrameModel,
     PointLoad,
 )
-from mechbench.plain_text import plain_text
 
 MEMBER = "#111111"
 LOAD = "#c0392b"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from mechbench.errors import ModelFormatError, UnstableStructureError
+from mechbench.core.errors import ModelFormatError, UnstableStructureError
 from mechbench.frame.analysis import Analysis, analyze_batch, exact_restraints
 from mechbench.frame.compile import Compiled, compile_model
 from mechbench.frame.diagrams import LinkDiagram, link_diagrams, peak_moments

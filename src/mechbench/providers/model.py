@@ -1,6 +1,6 @@
 """The ``mechbench`` Inspect model provider: ``--model mechbench/<baseline>``.
 
-The baselines are the benchmarks' own (each benchmark's spec lists them, see :mod:`mechbench.plugins`); this
+The baselines are the benchmarks' own (each benchmark's spec lists them, see :mod:`mechbench.registry`); this
 module only adapts them to Inspect and replays recorded replies. Token usage is reported as an estimate (4
 characters per token) so that logs and reports stay complete offline; Inspect's own token counting would need a
 tokenizer download.
@@ -23,11 +23,11 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolChoice, ToolFunction, ToolInfo
 
-from mechbench import plugins
-from mechbench.errors import UsageError
+from mechbench import registry
+from mechbench.core.errors import UsageError
+from mechbench.harness.guard import guard_run
+from mechbench.harness.replies import REPLAY_EXHAUSTED
 from mechbench.providers.replay import ReplayBook
-from mechbench.replies import REPLAY_EXHAUSTED
-from mechbench.run_guard import guard_run
 
 CHARS_PER_TOKEN = 4
 REPLAY = "replay"
@@ -72,9 +72,9 @@ class MechbenchModel(ModelAPI):
         self.seed = int(seed)
         self.model_args = dict(model_args)
         self.book: ReplayBook | None = None
-        self.baselines: list[plugins.Baseline] = []
+        self.baselines: list[registry.Baseline] = []
         self.mechbench_baseline: str | None = None
-        """The baseline's name, read by :func:`mechbench.plugins.check_builtin_model`."""
+        """The baseline's name, read by :func:`mechbench.registry.check_builtin_model`."""
         if model_name == TOOL_DEMO:
             self.book = ReplayBook(file) if file else None  # recorded answers: the first tried, the last submitted
             self.mechbench_baseline = TOOL_DEMO
@@ -84,7 +84,7 @@ class MechbenchModel(ModelAPI):
                 raise UsageError("mechbench/replay needs the recorded replies: -M file=replies.jsonl")
             self.book = ReplayBook(file)
             return
-        known = plugins.baselines()
+        known = registry.baselines()
         if model_name not in known:
             names = ", ".join(sorted([*known, REPLAY]))
             raise UsageError(f"unknown mechbench model {model_name!r}; available: {names}")
@@ -137,7 +137,7 @@ class MechbenchModel(ModelAPI):
         prompt = first.text if first is not None else ""
         offered = {t.name for t in tools}
         physics = offered - {"submit"}
-        scripted = [s for s in plugins.specs() if s.tool_script is not None]
+        scripted = [s for s in registry.specs() if s.tool_script is not None]
         if physics:
             scripted = [s for s in scripted if set(s.tools) <= physics]
         else:  # no tools, or submit alone: a benchmark whose baselines read this prompt first, one without last

@@ -4,9 +4,9 @@ File format (JSONL), one object per line: ``{"id": SAMPLE_ID, "reply": TEXT}`` o
 "replies": [TEXT, ...]}``; several lines with one id are successive attempts. A tool-using conversation (the
 tool setting) is ``{"id": SAMPLE_ID, "turns": [TURN, ...]}``, each turn ``{"tool": NAME, "arguments": {...}}``
 (a tool call; ``submit`` ends it) or ``{"reply": TEXT}``; the tools run again on replay, so their results are
-mechbench's, not recorded ones. A line may carry
-``"prompt"`` instead of ``"id"`` to be matched by the exact prompt text. Attempt k of a sample gets
-the k-th recorded reply; past the last one there is nothing to replay (see :data:`mechbench.replies.REPLAY_EXHAUSTED`).
+mechbench's, not recorded ones. A line may carry ``"prompt"`` instead of ``"id"`` to be matched by the exact
+prompt text. Attempt k of a sample gets the k-th recorded reply; past the last one there is nothing to replay
+(see :data:`~mechbench.harness.replies.REPLAY_EXHAUSTED`).
 
 Benchmarks may read their own formats too (their spec's ``replay_readers``): a published SPhyR results file
 (``<subject>_results.json``) or a folder of them replays each record's completion for the sample
@@ -19,9 +19,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mechbench import plugins, safejson
-from mechbench.data import DataSourceError, read_data_text
-from mechbench.errors import MechbenchError
+from mechbench import registry
+from mechbench.core import safejson
+from mechbench.core.errors import DataSourceError, MechbenchError
+from mechbench.sources.files import read_data_text
 
 
 class ReplayFileError(MechbenchError):
@@ -51,7 +52,7 @@ class ReplayBook:
         path = Path(path)
         self.by_key: dict[str, list[str]] = {}
         self.turns: dict[str, list[dict[str, Any]]] = {}
-        reader = next((r for r in plugins.replay_readers() if r.accepts(path)), None)
+        reader = next((r for r in registry.replay_readers() if r.accepts(path)), None)
         if reader is not None:
             try:
                 self.by_key = reader.read(path)

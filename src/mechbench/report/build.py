@@ -1,9 +1,9 @@
 """Inspect logs → leaderboards (one per benchmark, one row per model and setting) and the benchmarks' rows.
 
-Generic over the benchmark registry (:mod:`mechbench.plugins`): each benchmark's :class:`~mechbench.plugins.ReportSpec`
-says what a sample's headline is, which settings make runs comparable and which rows its tables and figures
-need; this module names no benchmark. Plain data out (:class:`Report`), rendered to Markdown, a single
-self-contained HTML page and JSON by :mod:`mechbench.report.render`.
+Generic over the benchmark registry (:mod:`mechbench.registry`): each benchmark's
+:class:`~mechbench.registry.ReportSpec` says what a sample's headline is, which settings make runs comparable and
+which rows its tables and figures need; this module names no benchmark. Plain data out (:class:`Report`), rendered
+to Markdown, a single self-contained HTML page and JSON by :mod:`mechbench.report.render`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from pydantic import BaseModel
 
-from mechbench import plugins
-from mechbench.shown import shown
+from mechbench import registry
+from mechbench.harness.shown import shown
 
 
 class Run(BaseModel):
@@ -193,7 +193,7 @@ def _leaderboard(pools: dict[tuple[str, str, str, str], _Pool]) -> list[dict[str
     for (benchmark, model, setting, data), pool in sorted(pools.items()):
         mean, half = interval(pool.values, pool.weights)
         digest = combined_digest(pool.digests)
-        entry = plugins.spec(benchmark)
+        entry = registry.spec(benchmark)
         published = entry.report.published(model, digest) if entry else None
         rows.append(
             {
@@ -215,7 +215,7 @@ def _leaderboard(pools: dict[tuple[str, str, str, str], _Pool]) -> list[dict[str
 
 
 def _references(benchmark: str, runs: list[Run]) -> list[dict[str, Any]]:
-    entry = plugins.spec(benchmark)
+    entry = registry.spec(benchmark)
     if entry is None:
         return []
     return [
@@ -233,7 +233,7 @@ def _references(benchmark: str, runs: list[Run]) -> list[dict[str, Any]]:
     ]
 
 
-def _headlines(entry: plugins.BenchmarkSpec, log: EvalLog) -> list[tuple[str, float, float]]:
+def _headlines(entry: registry.BenchmarkSpec, log: EvalLog) -> list[tuple[str, float, float]]:
     out = []
     for sample in log.samples or []:
         headline = entry.report.headline(sample)
@@ -264,7 +264,7 @@ def build_report(log_dir: str | Path) -> Report:
             continue
         try:  # everything a log gives is read before any of it is kept, so an odd log leaves no half
             run = _run(log, info.name)
-            entry = plugins.spec(run.benchmark)
+            entry = registry.spec(run.benchmark)
             if entry is not None:
                 setting = str(shown(entry.report.setting(log.eval.task_args or {}, log.eval.metadata or {})))
                 headlines = _headlines(entry, log)

@@ -1,7 +1,7 @@
 """The report as Markdown, a single self-contained HTML page (figures inlined) and JSON.
 
 Generic over the benchmark registry: each benchmark's section is its leaderboard, its figures, its folded
-figures and tables, and a glossary of what its numbers mean, all from its :class:`~mechbench.plugins.ReportSpec`.
+figures and tables, and a glossary of what its numbers mean, all from its :class:`~mechbench.registry.ReportSpec`.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import html
 from pathlib import Path
 from typing import Any
 
-from mechbench import plugins
-from mechbench.plugins import Column
+from mechbench import registry
+from mechbench.core.text import clean
+from mechbench.registry import Column
 from mechbench.report.build import Report
-from mechbench.shown import clean
 
 
 def _fmt(value: Any) -> str:
@@ -189,7 +189,7 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
     models = sorted({r.model for r in report.runs})
     page.note(f"{len(report.runs)} runs, {len(models)} models: {', '.join(models)}.")
     page.note(READING)
-    for entry in plugins.specs():
+    for entry in registry.specs():
         rows = leaderboard_rows(report, entry.name)
         data = report.benchmarks.get(entry.name)
         if not rows and not data:

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from mechbench.threads import single_threaded
+from mechbench.core.threads import single_threaded
 from mechbench.topopt import _kernels
 from mechbench.topopt.fea import LoadCase, element_stiffness
 from mechbench.topopt.recipe import CHANGE_TOLERANCE, FILTER_RADIUS, MAX_ITERATIONS, MOVE_LIMIT, SCORING_PENALTY

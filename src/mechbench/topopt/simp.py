@@ -20,7 +20,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
-from mechbench.threads import single_threaded
+from mechbench.core.threads import single_threaded
 from mechbench.topopt.fea import E0, E_MIN, LoadCase, element_stiffness
 from mechbench.topopt.recipe import CHANGE_TOLERANCE, FILTER_RADIUS, MAX_ITERATIONS, MOVE_LIMIT
 

@@ -11,7 +11,8 @@ from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.openseesime.dataset import COLUMNS, stream_questions
 from mechbench.benchmarks.openseesime.generated_set import bundled_set, rows
-from mechbench.data import DataSourceError, bundled
+from mechbench.core.errors import DataSourceError
+from mechbench.sources.resolve import bundled
 from mechbench.tasks import openseesime
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from mechbench.benchmarks.seesim import dataset
-from mechbench.data import DataSourceError
+from mechbench.core.errors import DataSourceError
 from mechbench.tasks import seesim
 
 

@@ -11,7 +11,9 @@ import numpy as np
 import pytest
 
 from mechbench.benchmarks.sphyr.dataset import SUBJECTS, parse_subjects, read_records, select, subject_file
-from mechbench.data import DataSourceError, fetch_url, resolve_source
+from mechbench.core.errors import DataSourceError
+from mechbench.sources.download import fetch_url
+from mechbench.sources.resolve import resolve_source
 
 
 def test_sixteen_subjects_read_from_a_folder(sphyr_data: Path) -> None:

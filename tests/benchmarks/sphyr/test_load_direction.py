@@ -10,12 +10,12 @@ from inspect_ai import eval as inspect_eval
 from typer.testing import CliRunner
 
 from mechbench.benchmarks.sphyr import load_direction
+from mechbench.benchmarks.sphyr.generated_set import write_sphyr
 from mechbench.benchmarks.sphyr.grid import gravity_vector
 from mechbench.benchmarks.sphyr.load_direction import AXES, find, mean_over_directions, recover_axes
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, physics_score
 from mechbench.benchmarks.sphyr.rotation import rotate_grid
 from mechbench.cli import app
-from mechbench.generate import write_sphyr
 from mechbench.tasks import sphyr
 from tests.published import published_data
 

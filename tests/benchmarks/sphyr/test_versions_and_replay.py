@@ -13,7 +13,8 @@ from mechbench.benchmarks.sphyr.dataset import read_records
 from mechbench.benchmarks.sphyr.physics_scoring import PHYSICS_NAMES
 from mechbench.benchmarks.sphyr.scoring import METRIC_NAMES
 from mechbench.benchmarks.sphyr.versions import DATA_FOLDERS, DEFAULT_VERSION, UPSTREAM_REPOSITORY, UPSTREAM_REVISION
-from mechbench.data import DataSourceError, files_sha256
+from mechbench.core.errors import DataSourceError
+from mechbench.sources.files import files_sha256
 from mechbench.tasks import sphyr
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mechbench.benchmarks.structural_eval.dataset import heuristic_difficulty, load_tasks
-from mechbench.data import DataSourceError
+from mechbench.core.errors import DataSourceError
 from mechbench.frame import FrameModel
 
 

@@ -11,7 +11,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.structural_eval.official_protocol import read_protocol
-from mechbench.data import DataSourceError
+from mechbench.core.errors import DataSourceError
 from mechbench.tasks import structural_eval
 
 # A runner in the shape of the maintainers' run_eval.py, with texts of our own (never executed by mechbench).

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from mechbench.benchmarks.openseesime.protocol import letter
-from mechbench.errors import BaselineInputError
-from mechbench.plugins import Baseline
+from mechbench.core.errors import BaselineInputError
+from mechbench.registry import Baseline
 
 BENCHMARK = "openseesime"
 _CHOICE_LINE = re.compile(r"^([A-Z])\. ", re.MULTILINE)

@@ -18,16 +18,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from mechbench.data import (
-    HUB_ENDPOINT,
-    DataSourceError,
-    default_cache,
-    fetch_hub_files,
-    is_hub_id,
-    list_hub_files,
-)
-from mechbench.media_check import check_media
-from mechbench.shown import clean
+from mechbench.core.errors import DataSourceError
+from mechbench.core.paths import default_cache
+from mechbench.core.text import clean
+from mechbench.sources.hub import HUB_ENDPOINT, fetch_hub_files, is_hub_id, list_hub_files
+from mechbench.sources.media import check_media
 
 Domain = Literal["structural", "fluid"]
 Subset = Literal["mini", "small", "full"]

@@ -22,7 +22,9 @@ from typing import Any
 
 from mechbench.benchmarks.openseesime.dataset import parquet_schema
 from mechbench.benchmarks.seesim.protocol import FLUID_FILE_OFFSET
-from mechbench.data import DataSourceError, bundled, default_cache
+from mechbench.core.errors import DataSourceError
+from mechbench.core.paths import default_cache
+from mechbench.sources.resolve import bundled
 
 WRITER_VERSION = "1"
 """Bumped whenever the same SeeSim set would give different rows."""

@@ -13,7 +13,7 @@ from inspect_ai.solver import TaskState
 from mechbench.benchmarks.openseesime.dataset import Question
 from mechbench.benchmarks.openseesime.protocol import VIDEO_FRAMES, letter, parse_choice, prompt
 from mechbench.benchmarks.seesim.video import centred_frames
-from mechbench.replies import budget_exhausted, budget_note, split_reply
+from mechbench.harness.replies import budget_exhausted, budget_note, split_reply
 
 
 def to_sample(question: Question, domain: str) -> Sample:

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from mechbench.figures import first_groups, png, short
-from mechbench.plain_text import plain_text
-from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, accuracy_headline, run_row
+from mechbench.core.text import plain_text
+from mechbench.harness.figures import first_groups, png, short
+from mechbench.registry import Column, Picture, ReportSpec, Rows, Table, accuracy_headline, run_row
 
 
 def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:

@@ -9,9 +9,10 @@ from typing import Any
 from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.openseesime.baselines import BASELINES
+from mechbench.benchmarks.openseesime.generated_set import write_openseesime
 from mechbench.benchmarks.openseesime.report import REPORT
 from mechbench.benchmarks.openseesime.task import openseesime
-from mechbench.plugins import BenchmarkSpec, register
+from mechbench.registry import BenchmarkSpec, register
 
 DEMO_MODELS = ("mechbench/first-choice", "mechbench/random")
 
@@ -21,6 +22,14 @@ def demo(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None])
     step("OpenSeeSimE: the SeeSim simulations as multiple-choice questions, baselines first-choice and random")
     tasks = [openseesime(domain=domain, data="bundled") for domain in ("structural", "fluid")]
     return inspect_eval(tasks, model=list(DEMO_MODELS), max_tasks=4, **eval_kwargs)
+
+
+def derive(seesim_set: Path, out: Path) -> str:
+    """OpenSeeSimE questions written from a generated SeeSim set (what ``mechbench generate seesim`` prints)."""
+    asked = write_openseesime(seesim_set, out)
+    return (
+        f"{asked['structural']} structural and {asked['fluid']} fluid questions (-T data={out}/structural or .../fluid)"
+    )
 
 
 SPEC = register(
@@ -34,5 +43,7 @@ SPEC = register(
         baselines=BASELINES,
         demo=demo,
         demo_models=", ".join(DEMO_MODELS),
+        derives_from="seesim",
+        derive=derive,
     )
 )

@@ -6,7 +6,6 @@ from pathlib import Path
 
 from inspect_ai import Task, task
 
-from mechbench.arguments import validated
 from mechbench.benchmarks.openseesime.dataset import Domain, Subset, stream_questions
 from mechbench.benchmarks.openseesime.dataset import dataset_id as openseesime_id
 from mechbench.benchmarks.openseesime.dataset import default_revision as openseesime_revision
@@ -15,14 +14,17 @@ from mechbench.benchmarks.openseesime.inspect_parts import openseesime_scorer
 from mechbench.benchmarks.openseesime.inspect_parts import to_dataset as openseesime_dataset
 from mechbench.benchmarks.openseesime.protocol import TEMPERATURE as OPENSEESIME_TEMPERATURE
 from mechbench.benchmarks.openseesime.protocol import VIDEO_FRAMES as OPENSEESIME_FRAMES
-from mechbench.data import DataSourceError, describe_source, files_sha256, redact_url
-from mechbench.errors import UsageError
-from mechbench.limits import MAX_SAMPLES_PER_RUN
-from mechbench.oracle import oracle_answer
-from mechbench.plugins import check_builtin_model
-from mechbench.reliability import generate_config, reliable_generate
-from mechbench.run_guard import guard_run
-from mechbench.shown import loggable_dataset
+from mechbench.core.errors import DataSourceError, UsageError
+from mechbench.core.limits import MAX_SAMPLES_PER_RUN
+from mechbench.core.text import redact_url
+from mechbench.harness.arguments import validated
+from mechbench.harness.guard import guard_run
+from mechbench.harness.oracle import oracle_answer
+from mechbench.harness.reliability import generate_config, reliable_generate
+from mechbench.harness.shown import loggable_dataset
+from mechbench.registry import check_builtin_model
+from mechbench.sources.files import files_sha256
+from mechbench.sources.resolve import describe_source
 
 BUNDLED_NAME = "bundled"
 GENERATED_SOURCE = "bundled: mechbench's generated SeeSim simulations as OpenSeeSimE questions"

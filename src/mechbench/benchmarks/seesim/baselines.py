@@ -7,8 +7,8 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from mechbench.errors import BaselineInputError
-from mechbench.plugins import Baseline
+from mechbench.core.errors import BaselineInputError
+from mechbench.registry import Baseline
 
 BENCHMARK = "seesim"
 TRUE_FALSE_MARK = "(True/False)"

@@ -7,22 +7,17 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError, field_validator
 
-from mechbench import safejson
 from mechbench.benchmarks.seesim.protocol import DOMAINS, MODALITIES, data_file_name
-from mechbench.data import (
-    DataSourceError,
-    bundled,
-    github_archive,
-    is_url,
-    read_data_text,
-    resolve_source,
-    unmask_url,
-    within,
-)
-from mechbench.git_lfs import GitOrigin, github_origin
-from mechbench.limits import MAX_QUESTIONS_FILE_BYTES, MAX_QUESTIONS_PER_FILE, check_count
-from mechbench.media_check import usable_media
-from mechbench.shown import clean
+from mechbench.core import safejson
+from mechbench.core.errors import DataSourceError
+from mechbench.core.limits import MAX_QUESTIONS_FILE_BYTES, MAX_QUESTIONS_PER_FILE, check_count
+from mechbench.core.text import clean
+from mechbench.sources.download import unmask_url
+from mechbench.sources.files import read_data_text, within
+from mechbench.sources.git_lfs import GitOrigin, github_origin
+from mechbench.sources.github import github_archive
+from mechbench.sources.media import usable_media
+from mechbench.sources.resolve import bundled, is_url, resolve_source
 
 OFFICIAL_REPOSITORY = "cmudrc/OpenSeeSimE"
 """The publisher's repository that holds the SeeSim set (README, ``benchmark/qa-benchmark-with-qids.json``,
@@ -31,7 +26,7 @@ DEFAULT_REVISION = "2e80269aa2d0b2683ac0fc77551c1bfd77b73244"
 """The pinned commit of :data:`OFFICIAL_REPOSITORY`; its questions file is also checked by content
 (:data:`VERIFIED_QUESTIONS_SHA256`)."""
 VERIFIED_QUESTIONS_SHA256 = "ab88e2a58671bd4cdc9beb4591a591573c7ae7825b61998fc37dbda7cf3ce9da"
-"""Content hash (:func:`mechbench.data.files_sha256`) of the published ``qa-benchmark-with-qids.json`` that
+"""Content hash (:func:`mechbench.sources.files_sha256`) of the published ``qa-benchmark-with-qids.json`` that
 mechbench is verified against (240 answers, 127 True). A fetched copy that differs is used, but the log and the
 console say so."""
 

@@ -22,15 +22,14 @@ from mechbench.benchmarks.seesim import rules
 from mechbench.benchmarks.seesim.dataset import BENCHMARK_FILE, benchmark_root, official_source, read_blocks
 from mechbench.benchmarks.seesim.protocol import DOMAINS, FLUID_FILE_OFFSET
 from mechbench.benchmarks.seesim.scenarios import draw_setup, template_order
-from mechbench.data import DataSourceError
-from mechbench.errors import MechbenchError
-from mechbench.executor import run_batch
+from mechbench.core.errors import DataSourceError, MechbenchError
+from mechbench.core.executor import run_batch
+from mechbench.core.threads import one_blas_thread
 from mechbench.simulation import flow, structural
 from mechbench.simulation.media import flow_image, flow_video, structural_image, structural_video
 from mechbench.simulation.precision import rounded
 from mechbench.simulation.reports import flow_report, structural_report
 from mechbench.simulation.units import flow_units
-from mechbench.threads import one_blas_thread
 
 GENERATOR_VERSION = "2"
 """Bumped whenever the same seed would give different simulations or answers."""

@@ -15,8 +15,8 @@ from mechbench.benchmarks.seesim.dataset import Item
 from mechbench.benchmarks.seesim.parse import majority, parse_answer
 from mechbench.benchmarks.seesim.protocol import DOMAINS, PAIRS, QUESTION_TEMPLATE, VALIDATION
 from mechbench.benchmarks.seesim.video import extract_frames
-from mechbench.reliability import generate_checked, model_generate_checked
-from mechbench.replies import budget_exhausted, budget_note, split_reply
+from mechbench.harness.reliability import generate_checked, model_generate_checked
+from mechbench.harness.replies import budget_exhausted, budget_note, split_reply
 
 FRAMES_KEY = "seesim_frame_answers"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from mechbench.data import DataSourceError
+from mechbench.core.errors import DataSourceError
 
 Domain = Literal["structural", "fluid"]
 Modality = Literal["image", "video", "text"]

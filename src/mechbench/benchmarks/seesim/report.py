@@ -14,10 +14,10 @@ from mechbench.benchmarks.seesim.protocol import (
     PUBLISHED_BASELINES,
     PUBLISHED_BASELINES_SOURCE,
 )
-from mechbench.figures import first_groups, png, short
-from mechbench.plain_text import plain_text
-from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, accuracy_headline, run_row
-from mechbench.shown import shown
+from mechbench.core.text import plain_text
+from mechbench.harness.figures import first_groups, png, short
+from mechbench.harness.shown import shown
+from mechbench.registry import Column, Picture, ReportSpec, Rows, Table, accuracy_headline, run_row
 
 PUBLISHED_DIGEST = VERIFIED_QUESTIONS_SHA256[:12]
 

@@ -12,7 +12,7 @@ from mechbench.benchmarks.seesim.baselines import BASELINES
 from mechbench.benchmarks.seesim.protocol import MODALITIES
 from mechbench.benchmarks.seesim.report import REPORT
 from mechbench.benchmarks.seesim.task import seesim
-from mechbench.plugins import BenchmarkSpec, register
+from mechbench.registry import BenchmarkSpec, register
 
 DEMO_MODELS = ("mechbench/always-true", "mechbench/always-false")
 

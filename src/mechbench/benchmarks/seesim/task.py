@@ -7,7 +7,6 @@ from typing import Literal
 
 from inspect_ai import Task, task
 
-from mechbench.arguments import validated
 from mechbench.benchmarks.seesim.dataset import DEFAULT_REVISION as SEESIM_DEFAULT_REVISION
 from mechbench.benchmarks.seesim.dataset import DEFAULT_SOURCE as SEESIM_DEFAULT_SOURCE
 from mechbench.benchmarks.seesim.dataset import (
@@ -21,13 +20,15 @@ from mechbench.benchmarks.seesim.dataset import official_source as seesim_source
 from mechbench.benchmarks.seesim.inspect_parts import seesim_scorer, seesim_solver
 from mechbench.benchmarks.seesim.inspect_parts import to_dataset as seesim_dataset
 from mechbench.benchmarks.seesim.protocol import Domain, Modality
-from mechbench.data import describe_source, files_sha256
-from mechbench.errors import UsageError
-from mechbench.oracle import oracle_answer
-from mechbench.plugins import check_builtin_model
-from mechbench.reliability import generate_config
-from mechbench.run_guard import guard_run
-from mechbench.shown import loggable_dataset
+from mechbench.core.errors import UsageError
+from mechbench.harness.arguments import validated
+from mechbench.harness.guard import guard_run
+from mechbench.harness.oracle import oracle_answer
+from mechbench.harness.reliability import generate_config
+from mechbench.harness.shown import loggable_dataset
+from mechbench.registry import check_builtin_model
+from mechbench.sources.files import files_sha256
+from mechbench.sources.resolve import describe_source
 
 logger = logging.getLogger(__name__)
 SEESIM_MAX_TOKENS = 8192

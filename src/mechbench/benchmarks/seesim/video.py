@@ -7,7 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from mechbench.data import DataSourceError, default_cache
+from mechbench.core.errors import DataSourceError
+from mechbench.core.paths import default_cache
 
 # Bound the work on a hostile or enormous file: frames decoded per video.
 MAX_DECODED_FRAMES = 100_000

@@ -13,8 +13,8 @@ from typing import Any
 
 from mechbench.benchmarks.sphyr.prompts import FILL_HARD, grid_from_prompt, render_grid
 from mechbench.benchmarks.sphyr.retrieval import corpus_truths, retrieve
-from mechbench.errors import BaselineInputError
-from mechbench.plugins import Baseline
+from mechbench.core.errors import BaselineInputError
+from mechbench.registry import Baseline
 
 BENCHMARK = "sphyr"
 

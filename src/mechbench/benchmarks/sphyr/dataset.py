@@ -8,7 +8,6 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel, ValidationError, field_validator
 
-from mechbench import safejson
 from mechbench.benchmarks.sphyr.generate import SUBJECT_KINDS
 from mechbench.benchmarks.sphyr.versions import (
     DATA_FOLDERS,
@@ -18,16 +17,13 @@ from mechbench.benchmarks.sphyr.versions import (
     Version,
     upstream_path,
 )
-from mechbench.data import (
-    HUB_ENDPOINT,
-    DataSourceError,
-    fetch_repository_files,
-    find_file,
-    read_data_text,
-    resolve_or_official,
-    within,
-)
-from mechbench.limits import MAX_RECORDS_PER_FILE, check_count, check_grid
+from mechbench.core import safejson
+from mechbench.core.errors import DataSourceError
+from mechbench.core.limits import MAX_RECORDS_PER_FILE, check_count, check_grid
+from mechbench.sources.files import find_file, read_data_text, within
+from mechbench.sources.github import fetch_repository_files
+from mechbench.sources.hub import HUB_ENDPOINT
+from mechbench.sources.resolve import resolve_or_official
 
 SUBJECTS: tuple[str, ...] = tuple(f"{kind}_{level}" for kind in SUBJECT_KINDS for level in ("easy", "hard"))
 DEFAULT_SOURCE = "philippds/SPhyR"

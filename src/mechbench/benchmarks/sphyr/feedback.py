@@ -18,8 +18,8 @@ from mechbench.benchmarks.sphyr.load_direction import LoadDirection, mean_over_d
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, Wording, feedback_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid
-from mechbench.reliability import generate_checked
-from mechbench.replies import REPLAY_EXHAUSTED, split_reply
+from mechbench.harness.reliability import generate_checked
+from mechbench.harness.replies import REPLAY_EXHAUSTED, split_reply
 
 OVER_BUDGET = 1.05
 UNDER_BUDGET = 0.95

@@ -118,7 +118,7 @@ def generate_sphyr(
 ) -> dict[str, list[dict]]:
     """``n`` records per subject (all 16 unless ``subjects``), reproducible from ``seed``.
 
-    ``run(fn, jobs)`` maps the optimisations (default: in this process); see :mod:`mechbench.executor`.
+    ``run(fn, jobs)`` maps the optimisations (default: in this process); see :mod:`mechbench.core.executor`.
     """
     run = run or (lambda fn, jobs: [fn(job) for job in jobs])
     bases: list[tuple[list[list[str]], list[list[str]]]] = []

@@ -22,8 +22,8 @@ from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, Wording, build
 from mechbench.benchmarks.sphyr.replay import PublishedSample
 from mechbench.benchmarks.sphyr.rotation import rotate_direction, rotate_grid
 from mechbench.benchmarks.sphyr.scoring import HEADLINE_METRICS, METRIC_NAMES, score_grid
-from mechbench.reliability import INSTRUMENT_FAILURE, instrument_error
-from mechbench.replies import budget_exhausted, budget_note, split_reply
+from mechbench.harness.reliability import INSTRUMENT_FAILURE, instrument_error
+from mechbench.harness.replies import budget_exhausted, budget_note, split_reply
 
 
 @dataclass(frozen=True)

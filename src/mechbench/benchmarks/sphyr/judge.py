@@ -11,7 +11,7 @@ from mechbench.benchmarks.sphyr import load_direction
 from mechbench.benchmarks.sphyr.grid import DOWN
 from mechbench.benchmarks.sphyr.load_direction import Finding, LoadDirection
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference, physics_score
-from mechbench.reliability import judge_limiter
+from mechbench.harness.reliability import judge_limiter
 
 JUDGE_TIMEOUT_S = 900
 """Longest the physics judge may take on one answer before the sample is left unscored (an instrument failure)."""

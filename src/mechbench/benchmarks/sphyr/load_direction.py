@@ -32,7 +32,7 @@ from pydantic import BaseModel
 
 from mechbench.benchmarks.sphyr.grid import LOAD, SUPPORT, Gravity, gravity_vector
 from mechbench.benchmarks.sphyr.rotation import rotate_direction, rotate_grid
-from mechbench.threads import single_threaded
+from mechbench.core.threads import single_threaded
 
 LoadDirection = Literal["published", "recovered"]
 LOAD_DIRECTIONS: tuple[LoadDirection, ...] = ("published", "recovered")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from mechbench.paths import default_cache
+from mechbench.core.paths import default_cache
 from mechbench.topopt.fea import LoadCase
 from mechbench.topopt.recipe import FILTER_RADIUS, SCORING_PENALTY
 from mechbench.topopt.reference import ReferenceProblem, reference_optimum

@@ -22,7 +22,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from mechbench.benchmarks.sphyr.grid import DOWN, LOAD, MASK, SUPPORT, Gravity, densities, gravity_vector, load_case
-from mechbench.threads import single_threaded
+from mechbench.core.threads import single_threaded
 from mechbench.topopt import Problem, best_optimum
 from mechbench.topopt.fea import Solution, solve
 

@@ -131,7 +131,8 @@ UPSTREAM_NAMES = {
 
 def string_constants(path: Path) -> dict[str, str]:
     """Module-level ``NAME = "text"`` assignments of a Python file, read without running it."""
-    from mechbench.data import DataSourceError, read_data_text
+    from mechbench.core.errors import DataSourceError
+    from mechbench.sources.files import read_data_text
 
     try:
         tree = ast.parse(read_data_text(path))
@@ -148,7 +149,7 @@ def string_constants(path: Path) -> dict[str, str]:
 
 def upstream_wording(path: Path) -> Wording:
     """Upstream's own texts from its ``prompt_templates.py`` (a clear error naming what is missing)."""
-    from mechbench.data import DataSourceError
+    from mechbench.core.errors import DataSourceError
 
     found = string_constants(path)
     missing = [n for k, n in UPSTREAM_NAMES.items() if n not in found and k != "feedback"]

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from mechbench.benchmarks.sphyr.rescore import gravity_for_results, read_results_file, record_grids
-from mechbench.data import DataSourceError
-from mechbench.limits import check_prompt
+from mechbench.core.errors import DataSourceError
+from mechbench.core.limits import check_prompt
 
 RESULTS_SUFFIX = "_results.json"
 REPLAY_PREFIX = "replay:"

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from mechbench.benchmarks.sphyr.scoring import HEADLINE_METRICS
-from mechbench.figures import first_groups, png, short
-from mechbench.plain_text import plain_text
-from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, first_score
+from mechbench.core.text import plain_text
+from mechbench.harness.figures import first_groups, png, short
+from mechbench.registry import Column, Picture, ReportSpec, Rows, Table, first_score
 
 
 def headline(sample: Any) -> tuple[str, float, float] | None:

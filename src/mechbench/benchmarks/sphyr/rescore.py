@@ -6,15 +6,16 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mechbench import safejson
 from mechbench.benchmarks.sphyr.load_direction import Finding, LoadDirection, find, mean_over_directions
 from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import Reference, metric_names, physics_score
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid, totals
-from mechbench.data import DataSourceError, read_data_text
-from mechbench.executor import run_batch
-from mechbench.limits import MAX_RECORDS_PER_FILE, check_count, check_grid, check_prompt, grid_rows
+from mechbench.core import safejson
+from mechbench.core.errors import DataSourceError
+from mechbench.core.executor import run_batch
+from mechbench.core.limits import MAX_RECORDS_PER_FILE, check_count, check_grid, check_prompt, grid_rows
+from mechbench.sources.files import read_data_text
 
 
 def _grid(value: Any, what: str, where: str) -> list[list[str]]:
@@ -127,7 +128,7 @@ def rescore(
     ``rescore`` wrote them: the physics runs whatever ``valid_output_grid`` says, and only an answer of the
     wrong shape gets the defaults. ``load_direction="recovered"`` judges each record under the load its truth was
     optimised for (:mod:`.load_direction`; each row says how it was found). Computed through
-    :func:`mechbench.executor.run_batch` (``executor``: executor, workers, ray_address, ...).
+    :func:`mechbench.core.executor.run_batch` (``executor``: executor, workers, ray_address, ...).
     """
     truths = [record_grids(r, i)[1] for i, r in enumerate(records)]
     if load_direction == "recovered":

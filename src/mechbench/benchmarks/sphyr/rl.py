@@ -28,7 +28,7 @@ from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, physics_sco
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, build_prompt, feedback_prompt, is_hard
 from mechbench.benchmarks.sphyr.rotation import rotate_direction, rotate_grid
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid
-from mechbench.replies import split_reply
+from mechbench.harness.replies import split_reply
 
 Grid = list[list[str]]
 REWARD_METRIC = "topology_score"

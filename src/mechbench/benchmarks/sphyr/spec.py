@@ -13,7 +13,7 @@ from mechbench.benchmarks.sphyr.replay import RESULTS_SUFFIX, published_completi
 from mechbench.benchmarks.sphyr.report import REPORT
 from mechbench.benchmarks.sphyr.task import sphyr, sphyr_suite
 from mechbench.benchmarks.sphyr.tools import tool_script
-from mechbench.plugins import BenchmarkSpec, ReplayReader, register
+from mechbench.registry import BenchmarkSpec, ReplayReader, register
 
 DEMO_BASELINES = ("empty", "solid", "random")
 

@@ -8,7 +8,6 @@ from pathlib import Path
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset
 
-from mechbench.arguments import validated
 from mechbench.benchmarks.sphyr import dataset as sphyr_data
 from mechbench.benchmarks.sphyr.feedback import sphyr_rounds
 from mechbench.benchmarks.sphyr.inspect_parts import (
@@ -32,14 +31,16 @@ from mechbench.benchmarks.sphyr.versions import (
     official_sphyr_source,
     upstream_file,
 )
-from mechbench.data import describe_source, files_sha256
-from mechbench.errors import UsageError
-from mechbench.oracle import oracle_answer
-from mechbench.plugins import check_builtin_model
-from mechbench.reliability import generate_config, reliable_generate
-from mechbench.run_guard import guard_run
-from mechbench.shown import loggable_dataset
-from mechbench.tool_setting import DEFAULT_TOOL_BUDGET, MAX_TOOL_BUDGET, tool_use
+from mechbench.core.errors import UsageError
+from mechbench.harness.arguments import validated
+from mechbench.harness.guard import guard_run
+from mechbench.harness.oracle import oracle_answer
+from mechbench.harness.reliability import generate_config, reliable_generate
+from mechbench.harness.shown import loggable_dataset
+from mechbench.harness.tools import DEFAULT_TOOL_BUDGET, MAX_TOOL_BUDGET, tool_use
+from mechbench.registry import check_builtin_model
+from mechbench.sources.files import files_sha256
+from mechbench.sources.resolve import describe_source
 
 logger = logging.getLogger(__name__)
 

@@ -23,9 +23,9 @@ from mechbench.benchmarks.sphyr.baselines import sphyr_empty, sphyr_solid
 from mechbench.benchmarks.sphyr.grid import LOAD, SUPPORT, Gravity, densities, load_case
 from mechbench.benchmarks.sphyr.parse import parse_reply
 from mechbench.benchmarks.sphyr.physics_scoring import LOAD_CARRYING_FACTOR
-from mechbench.reliability import judge_limiter
-from mechbench.threads import single_threaded
-from mechbench.tool_setting import guarded, spend, tool_loop
+from mechbench.core.threads import single_threaded
+from mechbench.harness.reliability import judge_limiter
+from mechbench.harness.tools import guarded, spend, tool_loop
 
 TOP_CELLS = 5
 """Cells with the highest strain energy the analysis names."""

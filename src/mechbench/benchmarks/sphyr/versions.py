@@ -30,7 +30,7 @@ GENERATION_VOLUME_FRACTION = 0.3
 
 def check_version(version: str) -> Version:
     """``version`` validated (an error naming the valid ones)."""
-    from mechbench.data import DataSourceError
+    from mechbench.core.errors import DataSourceError
 
     if version not in VERSIONS:
         raise DataSourceError(f"unknown SPhyR version {version!r}; one of: {', '.join(VERSIONS)}")
@@ -51,7 +51,7 @@ def official_sphyr_source(version: Version, revision: str | None = None) -> str:
 
 def upstream_file(path: str, revision: str | None = None) -> Path:
     """One file of the upstream repository at ``revision`` (default: pinned), downloaded once."""
-    from mechbench.data import fetch_repository_files
+    from mechbench.sources.github import fetch_repository_files
 
     root = fetch_repository_files(UPSTREAM_REPOSITORY, [path], revision=revision or UPSTREAM_REVISION)
     return root / path

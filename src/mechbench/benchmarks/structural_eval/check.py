@@ -17,10 +17,10 @@ from mechbench.benchmarks.structural_eval.scoring import (
     ladder_ratio,
     solve_response,
 )
-from mechbench.errors import ModelFormatError, UnstableStructureError
+from mechbench.core.errors import ModelFormatError, UnstableStructureError
 from mechbench.frame import FrameModel
-from mechbench.reliability import instrument_error
-from mechbench.replies import budget_exhausted, budget_note, split_reply
+from mechbench.harness.reliability import instrument_error
+from mechbench.harness.replies import budget_exhausted, budget_note, split_reply
 
 _CORRECT = {
     "strict": "correct: reactions per support and the largest moment match the ground truth",

@@ -16,25 +16,18 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from mechbench import safejson
 from mechbench.benchmarks.structural_eval.scoring import Response, response_of, solve_response
-from mechbench.data import (
-    DataSourceError,
-    default_cache,
-    fetch_hub_files,
-    find_file,
-    github_archive,
-    is_hub_id,
-    is_url,
-    read_data_text,
-    resolve_or_official,
-    unmask_url,
-    within,
-)
-from mechbench.errors import MechbenchError
+from mechbench.core import safejson
+from mechbench.core.errors import DataSourceError, MechbenchError
+from mechbench.core.paths import default_cache
 from mechbench.frame import FrameModel
-from mechbench.git_lfs import GitOrigin, github_origin
-from mechbench.media_check import usable_media
+from mechbench.sources.download import unmask_url
+from mechbench.sources.files import find_file, read_data_text, within
+from mechbench.sources.git_lfs import GitOrigin, github_origin
+from mechbench.sources.github import github_archive
+from mechbench.sources.hub import fetch_hub_files, is_hub_id
+from mechbench.sources.media import usable_media
+from mechbench.sources.resolve import is_url, resolve_or_official
 
 OFFICIAL_REPOSITORY = "H1W0XXX/structural-eval-benchmark"
 """The maintainers' repository (the same content as the Hugging Face dataset superhatk/structural-eval-benchmark):

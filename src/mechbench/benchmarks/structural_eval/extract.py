@@ -12,8 +12,8 @@ from typing import Any
 
 import json_repair
 
-from mechbench import safejson
-from mechbench.errors import MechbenchError
+from mechbench.core import safejson
+from mechbench.core.errors import MechbenchError
 
 # Replies longer than this are not structural models; bounding them bounds the repair work.
 MAX_REPLY_CHARS = 500_000

@@ -19,9 +19,9 @@ from mechbench.benchmarks.structural_eval.prompts import PromptStyle, feedback, 
 from mechbench.benchmarks.structural_eval.scoring import Scoring
 from mechbench.benchmarks.structural_eval.structured import PartialCredit, framecalc_response_schema
 from mechbench.frame import FrameModel
-from mechbench.reliability import INSTRUMENT_FAILURE, generate_checked, judge_limiter
-from mechbench.replies import REPLAY_EXHAUSTED
-from mechbench.tool_setting import tool_loop
+from mechbench.harness.reliability import INSTRUMENT_FAILURE, generate_checked, judge_limiter
+from mechbench.harness.replies import REPLAY_EXHAUSTED
+from mechbench.harness.tools import tool_loop
 
 ATTEMPTS_KEY = "structural_eval_attempts"
 

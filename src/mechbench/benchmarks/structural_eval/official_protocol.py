@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mechbench.benchmarks.structural_eval.scoring import LADDER
-from mechbench.data import DataSourceError, read_data_text
-from mechbench.limits import MAX_SOURCE_TEXT_BYTES
+from mechbench.core.errors import DataSourceError
+from mechbench.core.limits import MAX_SOURCE_TEXT_BYTES
+from mechbench.sources.files import read_data_text
 
 PROMPTS_FILE = "src/prompts.py"
 RUNNER_FILE = "run_eval.py"

@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 
 from mechbench.benchmarks.structural_eval.scoring import LADDER
-from mechbench.figures import MAX_LABEL_CHARS, first_groups, png, short, side_by_side
-from mechbench.plain_text import plain_text
-from mechbench.plugins import Column, Picture, ReportSpec, Rows, Table, first_score, run_row
-from mechbench.shown import shown
+from mechbench.core.text import plain_text
+from mechbench.harness.figures import MAX_LABEL_CHARS, first_groups, png, short, side_by_side
+from mechbench.harness.shown import shown
+from mechbench.registry import Column, Picture, ReportSpec, Rows, Table, first_score, run_row
 
 LADDER_STEPS = tuple(LADDER)
 """The diagnostic ladder: the first check an answer fails (``correct``: none)."""

@@ -125,7 +125,7 @@ def standardized(model: FrameModel, *, supports: bool, hinges: bool) -> FrameMod
 def _variant_matches(
     truth: FrameModel, answer: FrameModel, supports: bool, hinges: bool, tolerance: float, scoring: Scoring
 ) -> bool:
-    from mechbench.errors import MechbenchError
+    from mechbench.core.errors import MechbenchError
 
     try:
         expected = solve_response(standardized(truth, supports=supports, hinges=hinges))

@@ -8,7 +8,7 @@ from mechbench.benchmarks.structural_eval import demo
 from mechbench.benchmarks.structural_eval.report import REPORT
 from mechbench.benchmarks.structural_eval.task import structural_eval
 from mechbench.benchmarks.structural_eval.tools import tool_script
-from mechbench.plugins import BenchmarkSpec, register
+from mechbench.registry import BenchmarkSpec, register
 
 SPEC = register(
     BenchmarkSpec(
@@ -22,5 +22,6 @@ SPEC = register(
         demo_models="the ground truth (oracle), mechbench/replay of planted mistakes and mechbench/tool-demo",
         tools=("solve_frame", "render_frame"),
         tool_script=tool_script,
+        aliases=("structural", "structuraleval", "structural-eval"),
     )
 )

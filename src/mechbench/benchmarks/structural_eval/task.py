@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 
-from mechbench.arguments import renamed, validated
 from mechbench.benchmarks.structural_eval.dataset import (
     DEFAULT_SOURCE,
     data_files,
@@ -27,13 +26,15 @@ from mechbench.benchmarks.structural_eval.structured import (
     PartialCredit,
     Protocol,
 )
-from mechbench.data import describe_source, files_sha256
-from mechbench.errors import UsageError
-from mechbench.plugins import check_builtin_model
-from mechbench.reliability import generate_config
-from mechbench.run_guard import guard_run
-from mechbench.shown import loggable_dataset
-from mechbench.tool_setting import DEFAULT_TOOL_BUDGET, MAX_TOOL_BUDGET, tool_use
+from mechbench.core.errors import UsageError
+from mechbench.harness.arguments import renamed, validated
+from mechbench.harness.guard import guard_run
+from mechbench.harness.reliability import generate_config
+from mechbench.harness.shown import loggable_dataset
+from mechbench.harness.tools import DEFAULT_TOOL_BUDGET, MAX_TOOL_BUDGET, tool_use
+from mechbench.registry import check_builtin_model
+from mechbench.sources.files import files_sha256
+from mechbench.sources.resolve import describe_source
 
 
 @task

@@ -18,9 +18,9 @@ from inspect_ai.model import ContentImage
 from inspect_ai.tool import Tool, ToolError, tool
 
 from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
-from mechbench.errors import MechbenchError
-from mechbench.reliability import judge_limiter
-from mechbench.tool_setting import guarded, spend
+from mechbench.core.errors import MechbenchError
+from mechbench.harness.reliability import judge_limiter
+from mechbench.harness.tools import guarded, spend
 
 SIGNIFICANT = 4
 """Significant digits of the values a tool returns (the judge's tolerance is 5 %)."""

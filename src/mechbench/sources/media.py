@@ -1,7 +1,7 @@
 """Media checked before a model sees them: each file decodes as the image or video it claims to be, within bounds.
 
-A Git LFS pointer is resolved first (:mod:`mechbench.git_lfs`); a file that does not decode, or whose pixels or
-frames pass the limits below, is a :class:`~mechbench.data.DataSourceError` naming the file. Nothing is ever
+A Git LFS pointer is resolved first (:mod:`mechbench.sources.git_lfs`); a file that does not decode, or whose pixels or
+frames pass the limits below, is a :class:`~mechbench.sources.DataSourceError` naming the file. Nothing is ever
 replaced silently (by a rendered drawing or a blank picture).
 """
 
@@ -11,8 +11,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from mechbench.data import DataSourceError
-from mechbench.git_lfs import GitOrigin, read_pointer, resolve
+from mechbench.core.errors import DataSourceError
+from mechbench.sources.git_lfs import GitOrigin, read_pointer, resolve
 
 MediaKind = Literal["image", "video"]
 MAX_MEDIA_BYTES = 512 * 1024**2

@@ -15,15 +15,24 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from mechbench.errors import UsageError
+from mechbench.core.errors import UsageError
 
-TASK_NAMES = ("sphyr", "structural_eval", "seesim", "openseesime")
-TASK_ALIASES = {
-    "structural": "structural_eval",
-    "structuraleval": "structural_eval",
-    "structural-eval": "structural_eval",
-}
-"""Other names users reach for (``generate structural`` and ``score structural`` use the short one)."""
+
+def task_names() -> list[str]:
+    """The registered benchmarks' task names (``mechbench/<name>``), in listing order."""
+    from mechbench import registry
+
+    return [entry.name for entry in registry.specs()]
+
+
+def task_aliases() -> dict[str, str]:
+    """Other names users reach for, as each benchmark's spec declares them (``structural`` for
+    ``structural_eval``, the name its ``score`` and ``generate`` commands use)."""
+    from mechbench import registry
+
+    return {alias: entry.name for entry in registry.specs() for alias in entry.aliases}
+
+
 OFFLINE_MODELS = "mechbench/random (offline, no key)"
 REACH_TIMEOUT = 10.0
 """Seconds to open a connection to a model's API before the run is refused (DNS lookup included)."""
@@ -63,24 +72,23 @@ def resolve_task(task: str) -> str:
     """``task`` as ``mechbench eval`` runs it: one of mechbench's four (aliases accepted) or an Inspect task spec
     (a file, ``file@task`` or ``package/task``); a bare name that is none of these is a one-line error."""
     name = task.removeprefix("mechbench/")
-    if name in TASK_NAMES:
+    names, aliases = task_names(), task_aliases()
+    if name in names:
         return name
-    if name in TASK_ALIASES:
-        return TASK_ALIASES[name]
+    if name in aliases:
+        return aliases[name]
     if not task.startswith("mechbench/") and ("/" in task or "." in task or "@" in task or os.path.exists(task)):
         return task
-    close = difflib.get_close_matches(name, [*TASK_NAMES, *TASK_ALIASES], n=1)
-    hint = f" (did you mean {TASK_ALIASES.get(close[0], close[0])}?)" if close else ""
-    raise UsageError(
-        f"unknown task {task!r}{hint}; mechbench's tasks: {', '.join(TASK_NAMES)} (or an Inspect task file)"
-    )
+    close = difflib.get_close_matches(name, [*names, *aliases], n=1)
+    hint = f" (did you mean {aliases.get(close[0], close[0])}?)" if close else ""
+    raise UsageError(f"unknown task {task!r}{hint}; mechbench's tasks: {', '.join(names)} (or an Inspect task file)")
 
 
 def _builtin_names() -> list[str]:
-    from mechbench import plugins
+    from mechbench import registry
     from mechbench.providers.model import REPLAY
 
-    return sorted([*plugins.baselines(), REPLAY])
+    return sorted([*registry.baselines(), REPLAY])
 
 
 def check_model(name: str) -> Provider | None:

@@ -1,6 +1,6 @@
 """What a mechbench run installs in its process, and only a mechbench run: credential masking of HTTP responses
-(:mod:`mechbench.redaction`) and one-line usage errors under the ``inspect`` and ``mechbench`` commands
-(:mod:`mechbench.usage`).
+(:mod:`mechbench.harness.redaction`) and one-line usage errors under the ``inspect`` and ``mechbench`` commands
+(:mod:`mechbench.harness.usage`).
 
 Nothing happens when Inspect merely loads mechbench's entry point (it does so for every evaluation in an environment
 where mechbench is installed): the tasks and the built-in models call :func:`guard_run` when they are built.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 def guard_run() -> None:
     """Install the masking and the usage-error hook (idempotent)."""
-    from mechbench import redaction, usage
+    from mechbench.harness import redaction, usage
 
     redaction.install()
     usage.install_usage_hook()

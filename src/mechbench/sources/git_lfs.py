@@ -15,8 +15,9 @@ import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from mechbench.data import DataSourceError, download
-from mechbench.paths import default_cache
+from mechbench.core.errors import DataSourceError
+from mechbench.core.paths import default_cache
+from mechbench.sources.download import download
 
 POINTER_HEADER = b"version https://git-lfs.github.com/spec/v1"
 MAX_POINTER_BYTES = 1024

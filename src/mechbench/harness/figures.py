@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from io import BytesIO
 from typing import TYPE_CHECKING, TypeVar
 
-from mechbench.shown import clean
+from mechbench.core.text import clean
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -28,7 +28,7 @@ T = TypeVar("T")
 
 
 def short(text: object, limit: int = MAX_LABEL_CHARS) -> str:
-    """``text`` fit to draw: cleaned (:func:`mechbench.shown.clean`: a lone surrogate stops the font renderer) and
+    """``text`` fit to draw: cleaned (:func:`~mechbench.core.text.clean`: a lone surrogate stops the font renderer) and
     cut to ``limit`` characters, ending in an ellipsis when cut."""
     text = clean(str(text))
     return text if len(text) <= limit else text[: limit - 1] + "…"

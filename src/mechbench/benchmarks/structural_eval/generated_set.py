@@ -1,22 +1,18 @@
-"""Writing generated benchmark data in the official layouts (``mechbench generate ...``).
+"""Fresh StructuralEval tasks written in the official layout (``mechbench generate structural``).
 
-The physics work (solving, drawing, optimising) runs through :func:`mechbench.executor.run_batch`, so it
-can use a local process pool or a Ray cluster; every task has its own random stream derived from the
-seed, so the bytes written do not depend on the executor.
+The physics work (solving, drawing) runs through :func:`mechbench.core.executor.run_batch`, so it can use a local
+process pool or a Ray cluster; every task has its own random stream derived from the seed, so the bytes written do
+not depend on the executor.
 """
 
 from __future__ import annotations
 
 import json
 import random
-from functools import partial
 from pathlib import Path
 from typing import Any
 
-from mechbench.benchmarks.sphyr.generate import generate_sphyr
-from mechbench.benchmarks.sphyr.generate_v2 import generate_sphyr_v2
-from mechbench.benchmarks.sphyr.versions import GRID_SIZES
-from mechbench.executor import run_batch
+from mechbench.core.executor import run_batch
 from mechbench.frame.generate import KINDS, generate_structure
 from mechbench.frame.render import render
 from mechbench.frame.solve import solve
@@ -68,33 +64,3 @@ def write_structural(
         (data / "ground_truth_meta" / f"{task_id}.json").write_text(json.dumps(meta, sort_keys=True))
         ids.append(task_id)
     return ids
-
-
-def write_sphyr(
-    out: Path,
-    n: int,
-    seed: int,
-    rows: int = 10,
-    cols: int = 10,
-    subjects: list[str] | None = None,
-    version: str | None = None,
-    **executor: Any,
-) -> list[str]:
-    """``<subject>.jsonl`` files in the official SPhyR format; returns the subjects written.
-
-    ``version`` ``v2`` / ``v2-20``: samples drawn as upstream's v2 (10×10 / 20×20), each record with its
-    ``load_direction``; otherwise mechbench's v1-style generator at ``rows``×``cols``.
-    """
-    out.mkdir(parents=True, exist_ok=True)
-    if version in ("v2", "v2-20"):
-        size = GRID_SIZES[version]  # type: ignore[index]
-        data = generate_sphyr_v2(n, seed, size, subjects, run=partial(_map, executor))
-    else:
-        data = generate_sphyr(n, seed, rows, cols, subjects, run=partial(_map, executor))
-    for subject, records in data.items():
-        (out / f"{subject}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
-    return list(data)
-
-
-def _map(executor: dict[str, Any], fn: Any, jobs: list) -> list:
-    return run_batch(fn, jobs, **executor)

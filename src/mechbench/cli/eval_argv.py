@@ -1,6 +1,6 @@
 """``mechbench eval`` / ``mechbench eval-retry``: Inspect's commands with mechbench's reliability defaults added.
 
-The defaults (see :mod:`mechbench.reliability`) are added only where the user did not give the option, and the
+The defaults (see :mod:`mechbench.harness.reliability`) are added only where the user did not give the option, and the
 full command is printed before it runs, so every run can be repeated with plain ``inspect``.
 """
 
@@ -10,10 +10,10 @@ import os
 import re
 from pathlib import Path
 
-from mechbench.data import redact_url
-from mechbench.errors import UsageError
-from mechbench.eval_checks import TASK_NAMES
-from mechbench.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES
+from mechbench.cli.eval_checks import task_names
+from mechbench.core.errors import UsageError
+from mechbench.core.text import redact_url
+from mechbench.harness.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES
 
 RETRY_POLICY = (
     f"each model call is retried up to {MAX_RETRIES} times with back-off (about 13 minutes in all) and a request "
@@ -61,14 +61,14 @@ def shown_command(argv: list[str]) -> str:
 
 def task_spec(task: str) -> str:
     """``sphyr`` -> ``mechbench/sphyr``; anything else (a file, another package's task) is left as it is."""
-    return f"mechbench/{task}" if task in TASK_NAMES else task
+    return f"mechbench/{task}" if task in task_names() else task
 
 
 def mask_task_urls(args: list[str]) -> tuple[list[str], dict[str, str]]:
     """``args`` with credentials in ``-T name=URL`` values masked, and the masked → real URL mapping.
 
     Inspect records task arguments in the log as given; the masked URL goes there, the real one reaches the
-    download through the environment of the Inspect process (:data:`mechbench.data.SECRET_URLS_VARIABLE`).
+    download through the environment of the Inspect process (:data:`mechbench.sources.download.SECRET_URLS_VARIABLE`).
     """
     out, secrets = list(args), {}
     for i, arg in enumerate(out):
@@ -87,7 +87,7 @@ def check_task_args(task: str, args: list[str]) -> None:
     import difflib
     import inspect
 
-    if task.removeprefix("mechbench/") not in TASK_NAMES:
+    if task.removeprefix("mechbench/") not in task_names():
         return
     from mechbench import tasks
 

@@ -23,7 +23,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.tool import Tool, ToolCall, ToolCallError, ToolDef, ToolError, ToolFunction, tool
 from inspect_ai.util import store
 
-from mechbench.reliability import instrument_error, model_generate_checked
+from mechbench.harness.reliability import instrument_error, model_generate_checked
 
 T = TypeVar("T")
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mechbench.errors import UsageError
+from mechbench.core.errors import UsageError
 
 BENCHMARKS_PACKAGE = "mechbench.benchmarks"
 
@@ -122,6 +122,13 @@ class BenchmarkSpec:
     context (``answers``: recorded answers, ``results``: the tool results so far); ``submit`` ends it."""
     exports: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     """Further public callables :mod:`mechbench.tasks` offers (for example a suite of tasks)."""
+    aliases: tuple[str, ...] = ()
+    """Other names ``mechbench eval`` takes for the task (``structural`` for ``structural_eval``)."""
+    derives_from: str | None = None
+    """The benchmark whose generated sets this one's can be written from (OpenSeeSimE from SeeSim's)."""
+    derive: Callable[[Path, Path], str] | None = None
+    """``derive(source_set, out)``: write this benchmark's set from a generated set of :attr:`derives_from` into
+    ``out``; returns one line saying what it wrote (``mechbench generate <derives_from>`` calls it)."""
 
 
 _SPECS: dict[str, BenchmarkSpec] = {}

@@ -1,7 +1,7 @@
 """Task and command arguments checked once, from their types: a ``Literal`` annotation is the list of choices.
 
 :func:`validated` wraps a task so that every argument annotated ``Literal[...]`` (or ``Literal[...] | None``) is
-checked before the task body runs, with one message shape and one exception (:class:`~mechbench.errors.UsageError`,
+checked before the task body runs, with one message shape and one exception (:class:`~mechbench.core.errors.UsageError`,
 one line and exit 2 on the command line); :func:`one_of` is the same check for the CLI's options, which share the
 tasks' ``Literal`` types. :func:`renamed` keeps an old option name working with a deprecation message.
 """
@@ -16,7 +16,7 @@ import typing
 from collections.abc import Callable, Iterable
 from typing import Any, Literal, ParamSpec, TypeVar, get_args, get_origin
 
-from mechbench.errors import UsageError
+from mechbench.core.errors import UsageError
 
 logger = logging.getLogger(__name__)
 P = ParamSpec("P")

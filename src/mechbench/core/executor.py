@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from mechbench.errors import MechbenchError
+from mechbench.core.errors import MechbenchError
 
 T = TypeVar("T")
 R = TypeVar("R")

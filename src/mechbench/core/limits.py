@@ -2,13 +2,13 @@
 
 Each limit is far above what the published data needs (named beside it), and low enough that a hostile or broken
 input is refused in seconds with one line instead of filling memory. The download and archive limits live with the
-downloader (:mod:`mechbench.data`), the media ones with the media check (:mod:`mechbench.media_check`); these are
+downloader (:mod:`mechbench.sources`), the media ones with the media check (:mod:`mechbench.sources.media`); these are
 the ones the benchmark readers share.
 """
 
 from __future__ import annotations
 
-from mechbench.errors import DataSourceError
+from mechbench.core.errors import DataSourceError
 
 MAX_GRID_SIDE = 100
 """Rows or columns of a SPhyR grid (the published sets are 10×10 and 20×20)."""

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from types import TracebackType
 
-from mechbench.errors import MechbenchError
+from mechbench.core.errors import MechbenchError
 
 USAGE_EXIT = 2
 TRACEBACK_VARIABLE = "MECHBENCH_TRACEBACK"

@@ -1,0 +1,89 @@
+"""StructuralEval's commands: ``mechbench score structural`` and ``mechbench generate structural``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mechbench.core.errors import MechbenchError
+from mechbench.harness.commands import (
+    CommandGroups,
+    ExecutorOption,
+    RayAddressOption,
+    WorkersOption,
+    choice,
+    executor_args,
+    fail,
+    generation_target,
+    read_json,
+)
+
+
+def register(groups: CommandGroups) -> None:
+    """Add StructuralEval's commands to the command line."""
+    groups.score.command("structural")(score_structural)
+    groups.generate.command("structural")(generate_structural)
+
+
+def score_structural(
+    truth: Annotated[Path, typer.Option("--truth", help="The ground-truth FrameCalc model (JSON).")],
+    answer: Annotated[Path, typer.Option("--answer", help="The answer: a JSON model or a model's raw reply.")],
+    tolerance: Annotated[float, typer.Option(help="Relative tolerance (absolute floor 1e-3).")] = 0.05,
+    scoring: Annotated[str, typer.Option(help="strict or legacy.")] = "strict",
+) -> None:
+    """Score a structural model written elsewhere: ratio, ladder step and explanation as JSON."""
+    from mechbench.benchmarks.structural_eval.check import check_reply
+    from mechbench.benchmarks.structural_eval.scoring import SCORINGS, solve_response
+    from mechbench.frame import FrameModel
+
+    choice("--scoring", scoring, SCORINGS)
+    if not 0 < tolerance < 1:
+        fail(f"--tolerance must be between 0 and 1, got {tolerance}")
+    try:
+        truth_model = FrameModel.parse(read_json(truth, "truth model"))
+        truth_response = solve_response(truth_model)
+    except MechbenchError as error:
+        fail(f"truth model {truth}: {error}")
+    try:
+        # An answer is whatever the model wrote: undecodable bytes are part of it, and score like any junk.
+        reply = answer.read_bytes().decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        fail(f"answer {answer} does not exist")
+    except OSError as error:
+        fail(f"cannot read answer {answer}: {error.strerror or error}")
+    verdict = check_reply(reply, truth_model, truth_response, tolerance=tolerance, scoring=scoring)  # type: ignore[arg-type]
+    typer.echo(json.dumps(verdict.model_dump(exclude={"answer_model"}), indent=1))
+
+
+def generate_structural(
+    output: Annotated[Path, typer.Option("-o", "--output", help="Folder to write (official layout under data/).")],
+    n: Annotated[int, typer.Option("--n", help="Number of tasks.")] = 30,
+    seed: Annotated[int, typer.Option(help="Random seed (same seed, same bytes).")] = 1,
+    difficulty: Annotated[str, typer.Option(help="1-5 or mix.")] = "mix",
+    kinds: Annotated[str, typer.Option(help="Comma list of beam, frame, truss.")] = "beam,frame,truss",
+    diagrams: Annotated[bool, typer.Option("--diagrams/--no-diagrams", help="Store N/V/M diagrams.")] = True,
+    executor: ExecutorOption = "local",
+    workers: WorkersOption = None,
+    ray_address: RayAddressOption = None,
+) -> None:
+    """StructuralEval tasks with drawings and solver ground truth."""
+    from mechbench.benchmarks.structural_eval.generated_set import write_structural
+    from mechbench.frame.generate import KINDS
+
+    chosen = tuple(k.strip() for k in kinds.split(",") if k.strip())
+    if not chosen or any(k not in KINDS for k in chosen):
+        fail(f"--kinds must be a comma list of {', '.join(KINDS)}, got {kinds!r}")
+    if difficulty != "mix" and difficulty not in {"1", "2", "3", "4", "5"}:
+        fail(f"--difficulty must be 1-5 or mix, got {difficulty!r}")
+    generation_target(output, n)
+    try:
+        level = None if difficulty == "mix" else int(difficulty)
+        ids = write_structural(
+            output, n, seed, level, chosen, diagrams, **executor_args(executor, workers, ray_address)
+        )
+    except MechbenchError as error:
+        fail(str(error))
+    typer.echo(f"wrote {len(ids)} tasks to {output / 'data'}")

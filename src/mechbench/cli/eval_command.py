@@ -1,0 +1,125 @@
+"""``mechbench eval`` and ``mechbench eval-retry``: Inspect's commands with mechbench's checks and reliability
+defaults, run as a child process whose signals and exit code mechbench passes on."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated
+
+import typer
+
+from mechbench.core.errors import MechbenchError, UsageError
+from mechbench.harness.commands import fail
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``eval`` and ``eval-retry`` to the command line."""
+    app.command("eval", context_settings=PASS_THROUGH)(eval_command)
+    app.command("eval-retry", context_settings=PASS_THROUGH)(eval_retry_command)
+
+
+PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+FORWARDED_SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP")
+"""Signals ``mechbench eval`` passes on to its Inspect child, so stopping it never leaves an orphan running."""
+
+
+def _run_inspect(argv: list[str]) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from mechbench.cli.eval_argv import failed_runs, log_dir, mask_task_urls, shown_command
+    from mechbench.sources.download import SECRET_URLS_VARIABLE
+
+    argv, secret_urls = mask_task_urls(argv)
+    env = {**os.environ, SECRET_URLS_VARIABLE: json.dumps(secret_urls)} if secret_urls else None
+    # -P: the current folder is not put on the child's sys.path, so a module lying there (a dataset copy run
+    # with -T data=.) is never imported in place of one Inspect needs.
+    command = [sys.executable, "-P", "-m", "inspect_ai", *argv]
+    typer.echo("+ inspect " + shown_command(argv), err=True)
+    started = time.time() - 1  # file times are coarse on some file systems
+    child = subprocess.Popen(command, env=env)
+
+    def forward(signum: int, frame: object) -> None:
+        if child.poll() is None:
+            child.send_signal(signum)
+
+    handled = [getattr(signal, name) for name in FORWARDED_SIGNALS if hasattr(signal, name)]
+    previous = {signum: signal.signal(signum, forward) for signum in handled}
+    try:
+        code = child.wait()
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if code == 0:  # Inspect exits 0 when a task ends in error; a run that did not finish must not look finished
+        failed = failed_runs(log_dir(argv), started)
+        for path, message in failed:
+            typer.echo(
+                f"error: the run ended in error: {message} (log: {path}; resume: mechbench eval-retry {path})", err=True
+            )
+        code = 1 if failed else 0
+    raise typer.Exit(code if code >= 0 else 128 - code)
+
+
+def eval_command(
+    ctx: typer.Context,
+    task: Annotated[str, typer.Argument(help="sphyr, structural_eval, seesim, openseesime (or an Inspect task file).")],
+) -> None:
+    """'inspect eval' with mechbench's checks and reliability defaults; other options go to Inspect ('inspect eval
+    --help').
+
+    Checked first, each a one-line error: the task (structural is taken for structural_eval), every model
+    name (provider/model) and its provider package, --limit, the task arguments, and that each API model's
+    address answers within 10 s. Adds, unless given: --continue-on-fail, --retry-on-error 3, --log-buffer 1 (each
+    finished sample is in the log at once, so a killed run loses none), --log-level-transcript http (retries and
+    their causes in the log) and, for OpenAI-SDK providers, -M max_retries=0 (Inspect's logged retry loop
+    replaces the SDK's silent one). Exits 1 when a task ends in error.
+    """
+    from mechbench.cli.eval_argv import RETRY_POLICY, check_task_args, eval_argv, model_names, option_values
+    from mechbench.cli.eval_checks import api_url, check_limit, check_model, check_reachable, resolve_task
+
+    args = list(ctx.args)
+    try:
+        task = resolve_task(task)
+        check_task_args(task, args)
+        names = model_names(args)
+        if not names:
+            raise UsageError(
+                "no model: pass --model provider/model (e.g. --model openai/gpt-4o), or --model mechbench/random "
+                "offline"
+            )
+        providers = {name: check_model(name) for name in names}
+        counts = [check_limit(value) for value in option_values(args, "--limit")]
+        base_urls = option_values(args, "--model-base-url")
+        for name, provider in providers.items():
+            found = api_url(name, provider, base_urls[-1] if base_urls else None) if provider else None
+            if found is not None:
+                check_reachable(name, *found)
+    except MechbenchError as error:
+        fail(str(error))
+    if counts and counts[-1] == 0:
+        typer.echo("warning: --limit 0 runs no samples", err=True)
+    if (
+        task == "openseesime"
+        and counts
+        and counts[-1]
+        and not any(v.startswith("samples=") for v in option_values(args, "-T", "--task-arg"))
+    ):
+        args += ["-T", f"samples={counts[-1]}"]  # a streamed source then reads only the shards those samples are in
+    if any(providers.values()):
+        typer.echo(f"retries: {RETRY_POLICY}", err=True)
+    _run_inspect(eval_argv(task, args))
+
+
+def eval_retry_command(
+    ctx: typer.Context,
+    log: Annotated[str, typer.Argument(help="Log file of the interrupted or failed run.")],
+) -> None:
+    """Resume a killed or failed run ('inspect eval-retry' with the same defaults): only unfinished samples run."""
+    from mechbench.cli.eval_argv import eval_retry_argv
+
+    _run_inspect(eval_retry_argv([log], list(ctx.args)))

@@ -1,0 +1,37 @@
+"""``mechbench report``: leaderboards and figures from Inspect logs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mechbench.harness.commands import fail
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``report`` to the command line."""
+    app.command()(report)
+
+
+def report(
+    log_dir: Annotated[Path, typer.Argument(help="Folder of Inspect eval logs.")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Folder for the report.")] = Path("mechbench-report"),
+    format: Annotated[str, typer.Option(help="all (md, html, json, png) or json (on stdout).")] = "all",
+) -> None:
+    """Leaderboards and figures from Inspect logs: report.md, a self-contained report.html, report.json."""
+    from mechbench.report import build_report, write_report
+
+    if not log_dir.is_dir():
+        fail(f"log folder {log_dir} does not exist")
+    if format not in ("all", "json"):
+        fail(f"--format must be all or json, got {format!r}")
+    built = build_report(log_dir)
+    if not built.runs:
+        fail(f"no successful Inspect logs under {log_dir}")
+    if format == "json":
+        typer.echo(built.model_dump_json(indent=1))
+        return
+    paths = write_report(built, output)
+    typer.echo(f"wrote {paths['md']}, {paths['html']}, {paths['json']}")

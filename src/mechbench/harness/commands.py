@@ -1,0 +1,103 @@
+"""What a benchmark's own commands (``mechbench score|generate|validate <benchmark>``) share with mechbench's:
+one-line usage errors with exit code 2, checked choices, JSON files read safely, output folders and executor
+options checked before any work.
+
+A benchmark adds commands in its folder's ``commands.py`` (:func:`register`, called with :class:`CommandGroups`
+when the command line is built); the command line finds that module by convention, so no file outside the folder
+names the benchmark.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from mechbench.core import safejson
+from mechbench.core.errors import UsageError
+from mechbench.harness.arguments import one_of
+
+USAGE_ERROR = 2
+"""Exit code of a usage error (a wrong option, a missing or unreadable file)."""
+
+
+@dataclass(frozen=True)
+class CommandGroups:
+    """The command groups a benchmark's ``commands.register(groups)`` adds its commands to (each command named
+    after the benchmark: ``mechbench score sphyr``)."""
+
+    score: typer.Typer
+    generate: typer.Typer
+    validate: typer.Typer
+
+
+ExecutorOption = Annotated[str, typer.Option(help="local (process pool) or ray.")]
+WorkersOption = Annotated[int | None, typer.Option(help="Parallel workers (default: all cores).")]
+RayAddressOption = Annotated[str | None, typer.Option(help="Join this Ray cluster instead of a local instance.")]
+
+
+def executor_args(executor: str, workers: int | None, ray_address: str | None) -> dict[str, object]:
+    """Validated executor settings for :func:`mechbench.core.executor.run_batch`."""
+    from mechbench.core.executor import EXECUTORS
+
+    if executor not in EXECUTORS:
+        fail(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    if workers is not None and workers < 1:
+        fail("--workers must be at least 1")
+
+    def progress(done: int, total: int) -> None:
+        typer.echo(f"  {done}/{total} chunks", err=True)
+
+    return {"executor": executor, "workers": workers, "ray_address": ray_address, "progress": progress}
+
+
+def fail(message: str) -> NoReturn:
+    """Print ``error: message`` on stderr and exit with the usage-error code."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(USAGE_ERROR)
+
+
+def choice(flag: str, value: str, allowed: tuple[str, ...]) -> str:
+    """``value`` if ``allowed`` holds it (the tasks' own ``Literal`` choices), else one usage-error line."""
+    try:
+        return one_of(flag, value, allowed)
+    except UsageError as error:
+        fail(str(error))
+
+
+def generation_target(output: Path, n: int) -> None:
+    """Refuse a count past :data:`mechbench.core.limits.MAX_GENERATED_ITEMS` or an output that cannot be a folder,
+    before any item is generated."""
+    from mechbench.core.limits import MAX_GENERATED_ITEMS
+
+    if not 1 <= n <= MAX_GENERATED_ITEMS:
+        fail(f"--n must be between 1 and {MAX_GENERATED_ITEMS}, got {n}")
+    blocked = next((p for p in (output, *output.parents) if p.exists() and not p.is_dir()), None)
+    if blocked is not None:
+        fail(f"-o {output}: {blocked} is a file, not a folder")
+    try:
+        output.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        fail(f"-o {output}: cannot create the folder: {error.strerror or error}")
+    if not os.access(output, os.W_OK | os.X_OK):
+        fail(f"-o {output}: the folder is not writable")
+
+
+def read_json(path: Path, what: str) -> Any:
+    """Read a JSON file or fail with one clear line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        fail(f"{what} {path} does not exist")
+    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as error:
+        fail(f"cannot read {what} {path}: {error.__class__.__name__}")
+    try:
+        return safejson.loads(text)
+    except json.JSONDecodeError as error:
+        fail(f"{what} {path} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}")
+    except safejson.JSONNestingError:
+        fail(f"{what} {path} nests too deeply to be read")

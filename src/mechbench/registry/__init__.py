@@ -1,0 +1,50 @@
+"""The registry of benchmarks: one plug-in per benchmark, found by discovery, named nowhere else.
+
+Each benchmark is one package under :mod:`mechbench.benchmarks` whose ``spec`` module calls :func:`register` with
+its :class:`BenchmarkSpec`. The report, the built-in models, the demo, the command line and :mod:`mechbench.tasks`
+iterate :func:`specs`; none of them imports a benchmark, so adding a benchmark means writing one folder.
+"""
+
+from mechbench.registry.specs import (
+    BENCHMARKS_PACKAGE,
+    Baseline,
+    BenchmarkSpec,
+    Column,
+    Picture,
+    ReplayReader,
+    ReportSpec,
+    Rows,
+    Table,
+    accuracy_headline,
+    baselines,
+    check_builtin_model,
+    discover,
+    first_score,
+    register,
+    replay_readers,
+    run_row,
+    spec,
+    specs,
+)
+
+__all__ = [
+    "BENCHMARKS_PACKAGE",
+    "Baseline",
+    "BenchmarkSpec",
+    "Column",
+    "Picture",
+    "ReplayReader",
+    "ReportSpec",
+    "Rows",
+    "Table",
+    "accuracy_headline",
+    "baselines",
+    "check_builtin_model",
+    "discover",
+    "first_score",
+    "register",
+    "replay_readers",
+    "run_row",
+    "spec",
+    "specs",
+]
