@@ -41,7 +41,7 @@ from mechbench.benchmarks.structural_eval.dataset import load_tasks
 from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
 from mechbench.core.errors import DataSourceError, MechbenchError, ModelFormatError, UnstableStructureError
 from mechbench.frame import FrameModel, solve
-from mechbench.sources.resolve import BUNDLED
+from mechbench.sources.resolve import bundled
 
 HOSTILE_NUMBERS: list[Any] = [
     math.nan,
@@ -84,11 +84,11 @@ class Target:
 
 
 def seed_models() -> list[dict[str, Any]]:
-    return [json.loads(p.read_text()) for p in sorted((BUNDLED / "structural_eval" / "data" / "raw_models").glob("*"))]
+    return [json.loads(p.read_text()) for p in sorted((bundled("structural_eval") / "data" / "raw_models").glob("*"))]
 
 
 def seed_sphyr_lines() -> list[str]:
-    return (BUNDLED / "sphyr" / "full_easy.jsonl").read_text().splitlines()
+    return (bundled("sphyr") / "full_easy.jsonl").read_text().splitlines()
 
 
 def grid_text(grid: list[list[str]]) -> str:
@@ -618,7 +618,7 @@ def check_credentials(case: tuple[str, str, list[int]]) -> object:
 
 
 def judge_reply_against_truth() -> Callable[[str], object]:
-    task = load_tasks(BUNDLED / "structural_eval")[0]
+    task = load_tasks(bundled("structural_eval"))[0]
     truth_model, truth = FrameModel.parse(task.raw_model), task.response()
 
     def judge(reply: str) -> object:

@@ -14,8 +14,9 @@ cd "$work"  # away from the checkout: only the installed package can be imported
 import mechbench, pathlib
 root = pathlib.Path(mechbench.__file__).parent
 assert "site-packages" in str(root), root
-for needed in ("bundled/GENERATED.md", "bundled/sphyr/full_easy.jsonl", "examples/portal_frame.json",
-               "bundled/structural_eval/data/raw_models/beam_001.json", "py.typed",
+for needed in ("benchmarks/sphyr/bundled/GENERATED.md", "benchmarks/sphyr/bundled/full_easy.jsonl",
+               "examples/portal_frame.json", "benchmarks/structural_eval/bundled/data/raw_models/beam_001.json",
+               "benchmarks/seesim/bundled/generated.json", "py.typed",
                "benchmarks/sphyr/eval.yaml", "benchmarks/seesim/eval.yaml", "benchmarks/structural_eval/eval.yaml"):
     assert (root / needed).is_file(), f"the wheel lacks {needed}"
 print(f"wheel install OK: {root}")

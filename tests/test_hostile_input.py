@@ -23,7 +23,7 @@ from mechbench.benchmarks.structural_eval.dataset import load_tasks
 from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
 from mechbench.core.errors import DataSourceError, ModelFormatError, UnstableStructureError
 from mechbench.frame import FrameModel, solve
-from mechbench.sources.resolve import BUNDLED
+from mechbench.sources.resolve import bundled
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TRUTH = [["L", "1", "0"], ["1", "1", "0"], ["S", "0", "0"]]
@@ -213,7 +213,7 @@ def test_structural_judge_never_raises(reply: str) -> None:
 
 @functools.cache
 def _judge():
-    task = load_tasks(BUNDLED / "structural_eval")[0]
+    task = load_tasks(bundled("structural_eval"))[0]
     truth_model, truth = FrameModel.parse(task.raw_model), task.response()
     return lambda reply: check_reply(reply, truth_model, truth, tolerance=0.05, scoring="strict")
 
@@ -302,7 +302,7 @@ huge_exponents = st.integers(10**5, 10**9).map(lambda e: f"1e{e}")
 @FAST
 @given(huge_digits, st.sampled_from(["x", "y", "E", "value", None]))
 def test_structural_judge_on_integers_past_the_int_limit(number: str, key: str | None) -> None:
-    text = json.dumps(load_tasks(BUNDLED / "structural_eval")[0].raw_model)
+    text = json.dumps(load_tasks(bundled("structural_eval"))[0].raw_model)
     if key is None:  # an extra key
         reply = text[:-1] + f', "n": {number}}}'
     else:  # the first value of that key

@@ -12,7 +12,8 @@ from typer.testing import CliRunner
 from mechbench.benchmarks.sphyr.scoring import score_grid
 from mechbench.benchmarks.structural_eval.check import check_reply
 from mechbench.benchmarks.structural_eval.scoring import solve_response
-from mechbench.cli import app, result_json
+from mechbench.cli import app
+from mechbench.cli.frame import result_json
 from mechbench.core.errors import ModelTooLargeError
 from mechbench.core.safejson import loads
 from mechbench.frame import FrameModel, solve

@@ -16,7 +16,7 @@ import pytest
 
 from mechbench.core.errors import DataSourceError
 from mechbench.sources.download import fetch_url
-from mechbench.sources.resolve import resolve_source
+from mechbench.sources.resolve import bundled, resolve_source
 from tests.fault_server import FaultServer
 from tests.test_api_faults import FAKE_KEY, MECHBENCH, MODEL, sphyr_answer
 
@@ -246,7 +246,7 @@ def test_a_token_in_a_data_url_reaches_the_download_but_not_the_log_or_report(tm
     secret = "urltoken-mechbench-SECRET-0091"
     archive = tmp_path / "sphyr.zip"
     with zipfile.ZipFile(archive, "w") as zf:
-        zf.write(Path(__file__).parent.parent / "src/mechbench/bundled/sphyr/full_easy.jsonl", "sphyr/full_easy.jsonl")
+        zf.write(bundled("sphyr") / "full_easy.jsonl", "sphyr/full_easy.jsonl")
     asked: list[str] = []
 
     class Gated(BaseHTTPRequestHandler):

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from mechbench.cli import app, main
-from mechbench.sources.resolve import BUNDLED
+from mechbench.sources.resolve import bundled
 
 runner = CliRunner()
-GOOD_MODEL = BUNDLED / "structural_eval" / "data" / "raw_models" / "beam_001.json"
+GOOD_MODEL = bundled("structural_eval") / "data" / "raw_models" / "beam_001.json"
 UNSTABLE = {
     "points": [{"id": "A", "x": 0, "y": 0}, {"id": "B", "x": 1, "y": 0}],
     "links": [{"id": "L", "a": "A", "b": "B"}],
@@ -119,7 +119,7 @@ def test_a_bad_structural_answer_is_a_zero_score_with_its_reason(kind: str, tmp_
 
 
 def test_bad_sphyr_answers_are_zero_scores_with_reasons(tmp_path: Path) -> None:
-    record = json.loads((BUNDLED / "sphyr" / "full_easy.jsonl").read_text().splitlines()[0])
+    record = json.loads((bundled("sphyr") / "full_easy.jsonl").read_text().splitlines()[0])
     completions = [None, 42, "", "\x00\xff junk", "١ ٠\n" * 10, "1 " * 100_000, [["1"]], "[" * 10_000]
     results = tmp_path / "results.jsonl"
     results.write_text("\n".join(json.dumps({**record, "completion": c}) for c in completions))

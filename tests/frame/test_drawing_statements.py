@@ -4,19 +4,20 @@ inclined force's angle with the line it is measured from, and arrowheads that re
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 from matplotlib.patches import FancyArrowPatch
 from matplotlib.text import Text
 
+import mechbench
 from mechbench.frame import FrameModel
 from mechbench.frame.determinacy import reactions_depend_on_stiffness, stiffness_note
 from mechbench.frame.render import render_figure
-from mechbench.sources.resolve import BUNDLED
 
 
 def _example(name: str) -> dict:
-    return json.loads((BUNDLED.parent / "examples" / f"{name}.json").read_text())
+    return json.loads((Path(mechbench.__file__).parent / "examples" / f"{name}.json").read_text())
 
 
 def _texts(model: dict) -> list[str]:

@@ -16,13 +16,14 @@ from mechbench.core.text import redact_url
 from mechbench.sources.download import fetch_url
 from mechbench.sources.hub import HUB_ENDPOINT, fetch_hub_files, hub_snapshot, is_hub_id, list_hub_files
 
-BUNDLED = Path(__file__).resolve().parent.parent / "bundled"
-"""mechbench's own generated offline set (see ``bundled/GENERATED.md``)."""
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+"""The benchmark folders: each keeps its own generated offline set in ``<name>/bundled`` (with a ``GENERATED.md``
+saying how it was made)."""
 
 
 def bundled(name: str) -> Path:
     """Folder of the bundled set of benchmark ``name`` (``structural_eval`` or ``sphyr``)."""
-    path = BUNDLED / name
+    path = BENCHMARKS / name / "bundled"
     if not path.is_dir():
         raise DataSourceError(f"no bundled data for {name}")
     return path
