@@ -538,7 +538,7 @@ def read_shard(rows: list[dict[str, Any]]) -> object:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from mechbench.benchmarks.openseesime.dataset import stream_questions
+    from mechbench.benchmarks.openseesime.dataset import open_openseesime, stream_questions
 
     with tempfile.TemporaryDirectory() as folder:
         try:
@@ -546,7 +546,7 @@ def read_shard(rows: list[dict[str, Any]]) -> object:
         except (pa.ArrowException, OverflowError, UnicodeEncodeError):  # rows no parquet writer writes
             return None
         pq.write_table(table, Path(folder) / "test.parquet")
-        return list(stream_questions(folder, "main"))
+        return list(stream_questions(open_openseesime(str(folder), "structural", "mini")))
 
 
 def figure_cases(rng: random.Random) -> Iterator[tuple[int, str, int]]:

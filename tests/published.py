@@ -80,9 +80,9 @@ def _fetch(name: str, scratch: Path) -> Path:
 
     with _user_cache():
         if name == "structural_eval":
-            from mechbench.benchmarks.structural_eval.dataset import data_root
+            from mechbench.benchmarks.structural_eval.dataset import data_root, open_structural
 
-            return data_root(None)
+            return data_root(open_structural(None))
         if name == "seesim":
             from mechbench.benchmarks.seesim.dataset import benchmark_root
 

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from mechbench.benchmarks.openseesime.dataset import stream_questions
+from mechbench.benchmarks.openseesime.dataset import open_openseesime, stream_questions
 from mechbench.benchmarks.seesim.dataset import read_blocks
 from mechbench.benchmarks.structural_eval.official_protocol import read_protocol
 from mechbench.core.errors import DataSourceError
@@ -148,7 +148,7 @@ def test_openseesime_rows_are_checked_at_the_door(tmp_path: Path, change: dict, 
     rows = [{**_row(0, video=False), **change}] if typed else [_row(0, video=False), {**_row(1, video=False), **change}]
     (tmp_path / "data").mkdir()
     pq.write_table(pa.Table.from_pylist(rows, schema=_schema_for(change)), tmp_path / "data" / "test.parquet")
-    stream = stream_questions(str(tmp_path), "main")
+    stream = stream_questions(open_openseesime(str(tmp_path), "structural", "mini"))
     if not typed:
         assert next(stream)[0].question_id == 0
     with pytest.raises(DataSourceError, match=f"row {len(rows) - 1}: field '{field}' must be"):
@@ -171,7 +171,7 @@ def test_an_image_column_that_is_text_is_a_field_error(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     pq.write_table(pa.Table.from_pylist(rows, schema=schema), tmp_path / "data" / "test.parquet")
     with pytest.raises(DataSourceError, match="row 0: field 'image' must be"):
-        next(stream_questions(str(tmp_path), "main"))
+        next(stream_questions(open_openseesime(str(tmp_path), "structural", "mini")))
 
 
 def test_a_lone_surrogate_in_the_data_never_fails_the_run(tmp_path: Path) -> None:

@@ -22,8 +22,8 @@ MISTAKES = {
                              "mechbench/always-true", [], "modality must be one of image, video, text, got 'smell'"),
     "replay without file": (["mechbench/sphyr", "-T", "data=bundled"], "mechbench/replay", [],
                             "mechbench/replay needs the recorded replies: -M file=replies.jsonl"),
-    "baseline for another benchmark": (["mechbench/structural_eval", "-T", "data=bundled"], "mechbench/random", [],
-                                       "answers openseesime, seesim, sphyr prompts only, not structural_eval"),
+    "baseline for another benchmark": (["mechbench/structural_eval", "-T", "data=bundled"], "mechbench/always-true",
+                                       [], "mechbench/always-true answers seesim prompts only, not structural_eval"),
     "unknown SPhyR version": (["mechbench/sphyr", "-T", "data=bundled", "-T", "version=v3"], "mechbench/solid", [],
                               "unknown SPhyR version 'v3'; one of: v1, v2, v2-20"),
 }  # fmt: skip

@@ -1,1 +1,1 @@
-"""The benchmark protocols mechbench runs: StructuralEval, SeeSim and SPhyR."""
+"""The benchmarks mechbench runs, one folder each, found by the registry (:mod:`mechbench.registry`)."""

@@ -17,10 +17,12 @@ from typing import Annotated
 import typer
 
 from mechbench import registry
+from mechbench.harness.commands import fail
 
 
-def run_demo(out: Path, echo: Callable[[str], None] = print) -> Path:
-    """Run every benchmark offline on mechbench's own data and write logs and a report into ``out``."""
+def run_demo(out: Path, echo: Callable[[str], None] = print, only: list[str] | None = None) -> Path:
+    """Run every benchmark (or those named in ``only``) offline on mechbench's own data and write logs and a
+    report into ``out``."""
     from mechbench.report import build_report, write_report  # Inspect loads only when the demo runs
 
     logs = out / "logs"
@@ -31,13 +33,14 @@ def run_demo(out: Path, echo: Callable[[str], None] = print) -> Path:
     def step(message: str) -> None:
         echo(f"[{time.perf_counter() - start:5.1f} s] {message}")
 
-    parts = [entry for entry in registry.specs() if entry.demo is not None]
+    chosen = [entry for entry in registry.specs() if only is None or entry.name in only]
+    parts = [entry for entry in chosen if entry.demo is not None]
     echo(
-        "data: mechbench's own generated set, bundled with the package (src/mechbench/bundled, see GENERATED.md); "
-        "no official benchmark data, no network, no API key"
+        "data: mechbench's own generated sets, bundled with the package (each benchmark's bundled/ folder, with its "
+        "GENERATED.md); no official benchmark data, no network, no API key"
     )
     echo("models: " + "; ".join(f"{entry.title}: {entry.demo_models}" for entry in parts))
-    left_out = [entry.title for entry in registry.specs() if entry.demo is None]
+    left_out = [entry.title for entry in chosen if entry.demo is None]
     if left_out:
         echo(f"not in the demo (no bundled set yet): {', '.join(left_out)}")
     for entry in parts:
@@ -58,8 +61,14 @@ def register(app: typer.Typer) -> None:
 
 def demo(
     out: Annotated[Path, typer.Option("-o", "--out", help="Folder for results and drawings.")] = Path("mechbench-out"),
+    only: Annotated[str | None, typer.Option(help="Comma list of benchmarks to run (default: all).")] = None,
 ) -> None:
     """Run every benchmark offline (no network, no API key) on mechbench's own data; logs and report in OUT."""
-    report = run_demo(out, echo=typer.echo)
+    chosen = [name.strip() for name in only.split(",") if name.strip()] if only is not None else None
+    known = [entry.name for entry in registry.specs()]
+    unknown = [name for name in chosen or [] if name not in known]
+    if unknown or chosen == []:
+        fail(f"--only takes registered benchmarks ({', '.join(known)}), got {only!r}")
+    report = run_demo(out, echo=typer.echo, only=chosen)
     typer.echo(f"report: {report}")
     typer.echo(f"logs:   {out / 'logs'} (inspect view --log-dir {out / 'logs'})")

@@ -69,8 +69,8 @@ PROVIDERS: dict[str, Provider] = {
 
 
 def resolve_task(task: str) -> str:
-    """``task`` as ``mechbench eval`` runs it: one of mechbench's four (aliases accepted) or an Inspect task spec
-    (a file, ``file@task`` or ``package/task``); a bare name that is none of these is a one-line error."""
+    """``task`` as ``mechbench eval`` runs it: a registered benchmark's task (aliases accepted) or an Inspect task
+    spec (a file, ``file@task`` or ``package/task``); a bare name that is none of these is a one-line error."""
     name = task.removeprefix("mechbench/")
     names, aliases = task_names(), task_aliases()
     if name in names:
@@ -86,9 +86,9 @@ def resolve_task(task: str) -> str:
 
 def _builtin_names() -> list[str]:
     from mechbench import registry
-    from mechbench.providers.model import REPLAY
+    from mechbench.providers.model import REPLAY, TOOL_DEMO
 
-    return sorted([*registry.baselines(), REPLAY])
+    return sorted([*registry.baselines(), REPLAY, TOOL_DEMO])
 
 
 def check_model(name: str) -> Provider | None:

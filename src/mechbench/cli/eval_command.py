@@ -67,7 +67,7 @@ def _run_inspect(argv: list[str]) -> None:
 
 def eval_command(
     ctx: typer.Context,
-    task: Annotated[str, typer.Argument(help="sphyr, structural_eval, seesim, openseesime (or an Inspect task file).")],
+    task: Annotated[str, typer.Argument(help="A mechbench task ('mechbench list') or an Inspect task file.")],
 ) -> None:
     """'inspect eval' with mechbench's checks and reliability defaults; other options go to Inspect ('inspect eval
     --help').

@@ -43,14 +43,14 @@ def one_of(name: str, value: Any, allowed: Iterable[Any]) -> Any:
     return value
 
 
-def validated(fn: Callable[P, R]) -> Callable[P, R]:
-    """Check every ``Literal``-typed argument of ``fn`` on each call (the signature stays ``fn``'s)."""
+def literal_checks(fn: Callable[..., Any]) -> Callable[..., inspect.BoundArguments]:
+    """A checker of ``fn``'s arguments: it binds them (a :class:`UsageError` for an argument ``fn`` does not take)
+    and checks every ``Literal``-typed one against its choices."""
     hints = typing.get_type_hints(fn)
     signature = inspect.signature(fn)
     checks = {name: allowed for name, hint in hints.items() if (allowed := choices(hint)) is not None}
 
-    @functools.wraps(fn)
-    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+    def check(*args: Any, **kwargs: Any) -> inspect.BoundArguments:
         try:
             bound = signature.bind(*args, **kwargs)
         except TypeError as error:
@@ -58,6 +58,18 @@ def validated(fn: Callable[P, R]) -> Callable[P, R]:
         for name, allowed in checks.items():
             if name in bound.arguments:
                 one_of(name, bound.arguments[name], allowed)
+        return bound
+
+    return check
+
+
+def validated(fn: Callable[P, R]) -> Callable[P, R]:
+    """Check every ``Literal``-typed argument of ``fn`` on each call (the signature stays ``fn``'s)."""
+    check = literal_checks(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        check(*args, **kwargs)
         return fn(*args, **kwargs)
 
     return wrapper

@@ -54,6 +54,17 @@ def _first_user(messages: list[ChatMessage]) -> ChatMessageUser | None:
     return next((m for m in messages if isinstance(m, ChatMessageUser)), None)
 
 
+def active_sample_id() -> str | None:
+    """Inspect's id of the sample being answered (what ``inspect view`` shows); None outside a sample."""
+    try:  # Inspect's record of the running sample (not exported; absent → match by prompt)
+        from inspect_ai.log._samples import sample_active
+    except ImportError:
+        return None
+    active = sample_active()
+    sample_id = getattr(getattr(active, "sample", None), "id", None)
+    return None if sample_id is None else str(sample_id)
+
+
 class MechbenchModel(ModelAPI):
     """Built-in models under the provider name ``mechbench``."""
 
@@ -98,14 +109,18 @@ class MechbenchModel(ModelAPI):
         """The baseline's reply to a conversation: the baseline of the benchmark whose prompt this is."""
         prompt = last_user_text(messages)
         first = _first_user(messages)
+        task = first.text if first is not None else prompt
         context = {**((first.metadata or {}) if first is not None else {}), **self.model_args}
-        chosen = next((b for b in self.baselines if b.accepts(prompt)), self.baselines[0])
+        chosen = next((b for b in self.baselines if b.accepts(prompt)), None)
+        if chosen is None:  # a feedback turn: the task is in the first message
+            chosen = next((b for b in self.baselines if b.accepts(task)), self.baselines[0])
+            prompt = task
         return chosen.answer(prompt, self.seed, context)
 
     def _replay(self, messages: list[ChatMessage]) -> str | None:
         assert self.book is not None
         first = _first_user(messages)
-        sample_id = (first.metadata or {}).get("sample_id") if first is not None else None
+        sample_id = active_sample_id()
         # Retry messages carry their attempt number (earlier turns are dropped from the conversation).
         last = next((m for m in reversed(messages) if isinstance(m, ChatMessageUser)), None)
         attempt = int((last.metadata or {}).get("attempt", 0)) if last is not None else 0
@@ -115,7 +130,7 @@ class MechbenchModel(ModelAPI):
         """The next turn of the sample's recorded tool conversation (its tools run again, here)."""
         assert self.book is not None
         first = _first_user(messages)
-        sample_id = (first.metadata or {}).get("sample_id") if first is not None else None
+        sample_id = active_sample_id()
         index = sum(isinstance(m, ChatMessageAssistant) for m in messages)
         turn = self.book.turn(sample_id, first.text if first is not None else "", index)
         model = "mechbench/replay"
@@ -146,8 +161,7 @@ class MechbenchModel(ModelAPI):
             raise UsageError("mechbench/tool-demo: no benchmark offers these tools")
         answers: list[str] = []
         if self.book is not None and first is not None:
-            sample_id = (first.metadata or {}).get("sample_id")
-            answers = self.book.replies(sample_id, prompt)
+            answers = self.book.replies(active_sample_id(), prompt)
         done = [c.function for m in messages if isinstance(m, ChatMessageAssistant) for c in (m.tool_calls or [])]
         results = [m.text for m in messages if isinstance(m, ChatMessageTool)]
         if isinstance(choice, ToolFunction) or (offered and not physics):  # told to submit: its plan's last step

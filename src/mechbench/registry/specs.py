@@ -122,6 +122,8 @@ class BenchmarkSpec:
     context (``answers``: recorded answers, ``results``: the tool results so far); ``submit`` ends it."""
     exports: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     """Further public callables :mod:`mechbench.tasks` offers (for example a suite of tasks)."""
+    oracle_metric: str = "accuracy"
+    """The metric of the task's log that the oracle (``-T oracle=true``) brings to 1, the top of the scale."""
     aliases: tuple[str, ...] = ()
     """Other names ``mechbench eval`` takes for the task (``structural`` for ``structural_eval``)."""
     derives_from: str | None = None

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from mechbench import registry
 from mechbench.harness.shown import shown
+from mechbench.harness.task import TOOL_SETTING_PREFIX
 
 
 class Run(BaseModel):
@@ -56,15 +57,15 @@ class Report(BaseModel):
     headlines (tools minus the other) with its 95 % interval."""
 
 
-TOOL_SETTING = "tools (budget"
-"""How a tool-setting run's setting reads (see the benchmarks' ``setting``)."""
+TOOL_SETTING = TOOL_SETTING_PREFIX
+"""How a tool-setting run's setting reads (the benchmarks' ``setting`` writes it with ``tool_setting_label``)."""
 
 
 def _base(setting: str) -> str:
     """A setting without its answering part (tools, retries, feedback rounds): what two compared rows share."""
     parts = setting.split(", ")
     return ", ".join(
-        p for p in parts if not (p.startswith(("tools (budget", "feedback_rounds")) or p.endswith("retries"))
+        p for p in parts if not (p.startswith((TOOL_SETTING_PREFIX, "feedback_rounds")) or p.endswith("retries"))
     )
 
 

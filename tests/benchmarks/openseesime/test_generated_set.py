@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from mechbench.benchmarks.openseesime.dataset import COLUMNS, stream_questions
+from mechbench.benchmarks.openseesime.dataset import COLUMNS, open_openseesime, stream_questions
 from mechbench.benchmarks.openseesime.generated_set import bundled_set, rows
 from mechbench.core.errors import DataSourceError
 from mechbench.sources.resolve import bundled
@@ -61,7 +61,7 @@ def test_the_bundled_shards_have_the_published_schema_and_are_built_once(cache: 
     assert tuple(pq.read_schema(shard).names) == COLUMNS
     built = shard.stat().st_mtime_ns
     assert bundled_set("fluid") == folder and shard.stat().st_mtime_ns == built
-    questions = [q for q, _ in stream_questions(str(folder), "main")]
+    questions = [q for q, _ in stream_questions(open_openseesime(str(folder), "structural", "mini"))]
     assert len(questions) == len(rows(bundled("seesim"), "fluid"))
 
 

@@ -6,13 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from mechbench.benchmarks.seesim import dataset
 from mechbench.core.errors import DataSourceError
 from mechbench.tasks import seesim
 
 
 def test_unreachable_official_data_names_the_bundled_set(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MECHBENCH_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(dataset, "official_source", lambda revision=None: "http://127.0.0.1:9/seesim.zip")
+    monkeypatch.setenv("MECHBENCH_GITHUB", "http://127.0.0.1:9")  # the publisher's host: nothing listens there
     with pytest.raises(DataSourceError, match="use -T data=bundled"):
         seesim(modality="text")

@@ -10,7 +10,6 @@ are written once into the cache, named by their content hash.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,8 +20,9 @@ from pydantic import BaseModel
 from mechbench.core.errors import DataSourceError
 from mechbench.core.paths import default_cache
 from mechbench.core.text import clean
-from mechbench.sources.hub import HUB_ENDPOINT, fetch_hub_files, is_hub_id, list_hub_files
+from mechbench.sources.hub import HUB_ENDPOINT, is_hub_id
 from mechbench.sources.media import check_media
+from mechbench.sources.root import DataRoot, Official, open_data
 
 Domain = Literal["structural", "fluid"]
 Subset = Literal["mini", "small", "full"]
@@ -109,29 +109,26 @@ def hub_endpoint() -> str:
     return os.environ.get("HF_ENDPOINT") or HUB_ENDPOINT
 
 
-def shard_paths(source: str, revision: str, endpoint: str | None = None) -> list[tuple[str, Path | None]]:
-    """(name, local path or None when still remote) of every parquet shard, in name order."""
-    endpoint = endpoint or hub_endpoint()
-    folder = Path(source).expanduser()
-    if folder.is_dir():
-        shards = sorted(folder.rglob("*.parquet"))
-        if not shards:
-            raise DataSourceError(f"no .parquet files under {folder}")
-        return [(str(p.relative_to(folder)), p) for p in shards]
-    if not is_hub_id(source):
-        raise DataSourceError(f"{source!r} is neither a folder of parquet shards nor a Hugging Face dataset id")
-    # A pinned commit never changes: its listing is kept, so a later run works offline.
-    kept = default_cache() / "hub" / source.replace("/", "--") / revision / "listing-data.json"
-    if kept.is_file() and len(revision) == 40:
-        listed = json.loads(kept.read_text())
-    else:
-        listed = list_hub_files(source, prefix="data/", revision=revision, endpoint=endpoint)
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        kept.write_text(json.dumps(listed))
-    names = [n for n in listed if n.endswith(".parquet")]
+def open_openseesime(
+    data: str | None, domain: Domain, subset: Subset, revision: str | None = None, endpoint: str | None = None
+) -> DataRoot:
+    """The data a task names, resolved once: with no ``data``, the publisher's dataset for ``domain`` and ``subset``
+    (at the pinned commit where one is known, else ``main``), its shards fetched as they are read; a folder of
+    parquet shards, or a Hugging Face dataset id. (``bundled`` is the task's: the set written from SeeSim's.)"""
+    official = Official("hub", dataset_id(domain, subset), title=f"OpenSeeSimE {domain} ({subset})")
+    if data is not None and not Path(data).expanduser().is_dir() and not is_hub_id(data):
+        raise DataSourceError(f"{data!r} is neither a folder of parquet shards nor a Hugging Face dataset id")
+    chosen = revision or default_revision(data or official.repository)
+    return open_data("openseesime", data, official, revision=chosen, endpoint=endpoint or hub_endpoint())
+
+
+def shards(root: DataRoot) -> list[str]:
+    """The parquet shards of the data, in name order (a hub dataset's under ``data/``)."""
+    names = root.listing("data/" if root.remote is not None else "", ".parquet")
     if not names:
-        raise DataSourceError(f"hub dataset {source} has no parquet shards under data/ at {revision}")
-    return [(name, None) for name in names]
+        where = f"hub dataset {root.description} under data/ at {root.revision}" if root.remote else str(root.path)
+        raise DataSourceError(f"no parquet shards in {where}")
+    return names
 
 
 def _media_file(value: Any, kind: str) -> Path | None:
@@ -221,16 +218,13 @@ def _check_row_group(metadata: Any, group: int, columns: list[str], name: str) -
             )
 
 
-def stream_questions(
-    source: str, revision: str, limit: int | None = None, endpoint: str | None = None
-) -> Iterator[tuple[Question, str]]:
+def stream_questions(root: DataRoot, limit: int | None = None) -> Iterator[tuple[Question, str]]:
     """(question, shard name) in shard order; fetches a shard only when the questions before it ran out."""
     import pyarrow.parquet as pq  # imported here: Inspect loads mechbench's tasks at every start-up
 
-    endpoint = endpoint or hub_endpoint()
     count = 0
-    for name, local in shard_paths(source, revision, endpoint):
-        path = local or fetch_hub_files(source, [name], revision=revision, endpoint=endpoint) / name
+    for name in shards(root):
+        path = root.file(name)
         try:
             shard = pq.ParquetFile(path)
             present = [c for c in COLUMNS if c in shard.schema_arrow.names]

@@ -4,34 +4,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspect_ai import Task, task
+from inspect_ai import task
 
-from mechbench.benchmarks.openseesime.dataset import Domain, Subset, stream_questions
-from mechbench.benchmarks.openseesime.dataset import dataset_id as openseesime_id
-from mechbench.benchmarks.openseesime.dataset import default_revision as openseesime_revision
+from mechbench.benchmarks.openseesime.dataset import Domain, Subset, open_openseesime, stream_questions
 from mechbench.benchmarks.openseesime.generated_set import WRITER_VERSION, bundled_set
 from mechbench.benchmarks.openseesime.inspect_parts import openseesime_scorer
 from mechbench.benchmarks.openseesime.inspect_parts import to_dataset as openseesime_dataset
 from mechbench.benchmarks.openseesime.protocol import TEMPERATURE as OPENSEESIME_TEMPERATURE
 from mechbench.benchmarks.openseesime.protocol import VIDEO_FRAMES as OPENSEESIME_FRAMES
-from mechbench.core.errors import DataSourceError, UsageError
+from mechbench.core.errors import UsageError
 from mechbench.core.limits import MAX_SAMPLES_PER_RUN
-from mechbench.core.text import redact_url
-from mechbench.harness.arguments import validated
-from mechbench.harness.guard import guard_run
-from mechbench.harness.oracle import oracle_answer
-from mechbench.harness.reliability import generate_config, reliable_generate
-from mechbench.harness.shown import loggable_dataset
-from mechbench.registry import check_builtin_model
-from mechbench.sources.files import files_sha256
-from mechbench.sources.resolve import describe_source
+from mechbench.harness.task import TaskParts, benchmark_task
+from mechbench.sources.root import BUNDLED, DataRoot
 
-BUNDLED_NAME = "bundled"
 GENERATED_SOURCE = "bundled: mechbench's generated SeeSim simulations as OpenSeeSimE questions"
 
 
 @task
-@validated
+@benchmark_task("openseesime")
 def openseesime(
     domain: Domain = "structural",
     subset: Subset = "mini",
@@ -40,7 +30,7 @@ def openseesime(
     samples: str = "all",
     max_tokens: int = 8192,
     oracle: bool = False,
-) -> Task:
+) -> TaskParts:
     """OpenSeeSimE: multiple-choice questions on parametric simulations (SeeSim's successor).
 
     Args:
@@ -53,54 +43,40 @@ def openseesime(
         max_tokens: generation limit, reasoning included.
         oracle: answer every question with its correct letter, call no model (the top of the scale).
     """
-    guard_run()
-    if not oracle:
-        check_builtin_model("openseesime")
     try:
         limit = None if str(samples) == "all" else int(samples)
     except ValueError:
         raise UsageError(f"samples must be 'all' or a number, got {samples!r}") from None
     if limit is not None and not 1 <= limit <= MAX_SAMPLES_PER_RUN:
         raise UsageError(f"samples must be 'all' or a number from 1 to {MAX_SAMPLES_PER_RUN}, got {samples!r}")
-    generated = data == BUNDLED_NAME
-    source = str(bundled_set(domain)) if generated else data or openseesime_id(domain, subset)
-    rev = revision or openseesime_revision(source)
+    if data == BUNDLED:
+        root = DataRoot("openseesime", "bundled", bundled_set(domain), GENERATED_SOURCE)
+    else:
+        root = open_openseesime(data, domain, subset, revision)
     questions, shards = [], []
-    try:
-        for question, shard in stream_questions(source, rev, MAX_SAMPLES_PER_RUN + 1 if limit is None else limit):
-            questions.append(question)
-            if shard not in shards:
-                shards.append(shard)
-    except DataSourceError as error:
-        if generated or Path(source).expanduser().is_dir():
-            raise
-        raise DataSourceError(
-            f"{error}; for mechbench's own generated set, offline, use -T data=bundled "
-            "(or point -T data= at a local folder of the publisher's parquet shards)"
-        ) from None
+    for question, shard in stream_questions(root, MAX_SAMPLES_PER_RUN + 1 if limit is None else limit):
+        questions.append(question)
+        if shard not in shards:
+            shards.append(shard)
     if len(questions) > MAX_SAMPLES_PER_RUN:
         raise UsageError(
-            f"{redact_url(source)} holds more than {MAX_SAMPLES_PER_RUN} questions, more than one run holds; "
+            f"{root.description} holds more than {MAX_SAMPLES_PER_RUN} questions, more than one run holds; "
             "pass -T samples=N to run the first N"
         )
     if not questions:
-        raise UsageError(f"no OpenSeeSimE questions in {redact_url(source)}")
-    media = sorted({Path(q.media) for q in questions})
-    return Task(
-        dataset=loggable_dataset(openseesime_dataset(questions, domain)),
-        solver=oracle_answer() if oracle else reliable_generate(),
+        raise UsageError(f"no OpenSeeSimE questions in {root.description}")
+    return TaskParts(
+        dataset=openseesime_dataset(questions, domain),
         scorer=openseesime_scorer(),
-        config=generate_config(max_tokens=max_tokens, temperature=OPENSEESIME_TEMPERATURE),
-        metadata={
-            "benchmark": "openseesime",
+        data=root,
+        files=sorted({Path(q.media) for q in questions}),
+        max_tokens=max_tokens,
+        temperature=OPENSEESIME_TEMPERATURE,
+        settings={
             "domain": domain,
             "subset": subset,
-            "data_source": GENERATED_SOURCE if generated else describe_source(source),
-            "revision": rev if not generated and (data is None or not Path(str(data)).is_dir()) else None,
-            "generated": f"openseesime writer {WRITER_VERSION}" if generated else None,
+            "generated": f"openseesime writer {WRITER_VERSION}" if root.is_bundled else None,
             "shards": shards,
-            "data_sha256": files_sha256(media),
-            "oracle": oracle,
             "protocol": f"multiple choice, first-line answer, {OPENSEESIME_FRAMES} centred video frames, temperature 0",
         },
     )

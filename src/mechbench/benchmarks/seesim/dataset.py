@@ -12,12 +12,8 @@ from mechbench.core import safejson
 from mechbench.core.errors import DataSourceError
 from mechbench.core.limits import MAX_QUESTIONS_FILE_BYTES, MAX_QUESTIONS_PER_FILE, check_count
 from mechbench.core.text import clean
-from mechbench.sources.download import unmask_url
 from mechbench.sources.files import read_data_text, within
-from mechbench.sources.git_lfs import GitOrigin, github_origin
-from mechbench.sources.github import github_archive
-from mechbench.sources.media import usable_media
-from mechbench.sources.resolve import bundled, is_url, resolve_source
+from mechbench.sources.root import DataRoot, Official, open_data
 
 OFFICIAL_REPOSITORY = "cmudrc/OpenSeeSimE"
 """The publisher's repository that holds the SeeSim set (README, ``benchmark/qa-benchmark-with-qids.json``,
@@ -26,18 +22,21 @@ DEFAULT_REVISION = "2e80269aa2d0b2683ac0fc77551c1bfd77b73244"
 """The pinned commit of :data:`OFFICIAL_REPOSITORY`; its questions file is also checked by content
 (:data:`VERIFIED_QUESTIONS_SHA256`)."""
 VERIFIED_QUESTIONS_SHA256 = "ab88e2a58671bd4cdc9beb4591a591573c7ae7825b61998fc37dbda7cf3ce9da"
-"""Content hash (:func:`mechbench.sources.files_sha256`) of the published ``qa-benchmark-with-qids.json`` that
+"""Content hash (:func:`mechbench.sources.files.files_sha256`) of the published ``qa-benchmark-with-qids.json`` that
 mechbench is verified against (240 answers, 127 True). A fetched copy that differs is used, but the log and the
 console say so."""
 
 
-def official_source(revision: str = DEFAULT_REVISION) -> str:
-    """The archive URL of the publisher's repository at ``revision`` (a branch, tag or commit)."""
-    return github_archive(OFFICIAL_REPOSITORY, revision)
+OFFICIAL = Official("archive", OFFICIAL_REPOSITORY, DEFAULT_REVISION, title="SeeSim")
+"""The publisher's repository as one archive at the pinned commit (its LFS media from the same commit)."""
 
 
-DEFAULT_SOURCE = f"github.com/{OFFICIAL_REPOSITORY}@{DEFAULT_REVISION}"
-"""How the log names the default source (the archive is fetched from :func:`official_source`)."""
+def open_seesim(data: DataRoot | str | Path | None = None, revision: str | None = None) -> DataRoot:
+    """The data a task names, resolved once (``None``: the publisher's repository at ``revision`` or the pinned
+    commit; ``bundled``: mechbench's generated set; a folder or an archive URL)."""
+    return data if isinstance(data, DataRoot) else open_data("seesim", data, OFFICIAL, revision=revision)
+
+
 BENCHMARK_FILE = "qa-benchmark-with-qids.json"
 MEDIA = {
     "image": ("images", (".png", ".jpg", ".jpeg")),
@@ -76,37 +75,17 @@ class Item(BaseModel):
     media: str
 
 
-def _copy(source: str | Path | None) -> tuple[Path, GitOrigin | None]:
-    """The local folder of ``source`` and, for a repository archive, where it came from (for Git LFS media)."""
-    if source == "bundled":
-        return bundled("seesim"), None
-    url = official_source() if source is None else unmask_url(str(source)) if is_url(str(source)) else None
-    try:
-        root = resolve_source(source or official_source(), hub_paths=None)
-    except DataSourceError as error:
-        if source is not None:
-            raise
-        raise DataSourceError(
-            f"the official SeeSim data could not be fetched ({error}); for mechbench's own generated set, offline, "
-            "use -T data=bundled (or point -T data= at a local copy of the publisher's repository)"
-        ) from None
-    return root, github_origin(url, root) if url else None
-
-
-def _benchmark_folder(root: Path) -> Path:
-    matches = sorted(root.rglob(BENCHMARK_FILE), key=lambda p: len(p.parts))
-    if not matches:
-        raise DataSourceError(f"no {BENCHMARK_FILE} under {root}: not the SeeSim layout")
-    return matches[0].parent.parent
-
-
-def benchmark_root(source: str | Path | None) -> Path:
+def benchmark_root(data: DataRoot | str | Path | None) -> Path:
     """The folder holding ``benchmark/qa-benchmark-with-qids.json`` and ``data/`` (``bundled``: mechbench's
     generated offline set)."""
-    return _benchmark_folder(_copy(source)[0])
+    root = open_seesim(data)
+    try:
+        return root.find(BENCHMARK_FILE).parent.parent
+    except DataSourceError:
+        raise DataSourceError(f"no {BENCHMARK_FILE} under {root.path}: not the SeeSim layout") from None
 
 
-def _media(root: Path, domain: str, data_file: str, modality: str, origin: GitOrigin | None) -> Path | None:
+def _media(source: DataRoot, root: Path, domain: str, data_file: str, modality: str) -> Path | None:
     """The media file of one simulation in ``modality``, checked (Git LFS pointers resolved, images and videos
     decoded); None when the copy has none."""
     folder, suffixes = MEDIA[modality]
@@ -114,8 +93,7 @@ def _media(root: Path, domain: str, data_file: str, modality: str, origin: GitOr
     for suffix in suffixes:
         candidate = base / f"{data_file}{suffix}"
         if candidate.is_file():
-            found = within(root, candidate)
-            return found if modality == "text" else usable_media(found, modality, origin)  # type: ignore[arg-type]
+            return within(source.path, candidate) if modality == "text" else source.media(candidate, modality)  # type: ignore[arg-type]
     return None
 
 
@@ -149,7 +127,7 @@ def read_blocks(root: Path, domains: list[str] | tuple[str, ...] = DOMAINS) -> d
 
 
 def load_items(
-    source: str | Path | None, modality: str, domain: str = "all", files: list[str] | None = None
+    data: DataRoot | str | Path | None, modality: str, domain: str = "all", files: list[str] | None = None
 ) -> tuple[list[Item], list[str]]:
     """Every (file, question) item of the selection, and the files skipped for missing media."""
     if modality not in MODALITIES:
@@ -157,8 +135,8 @@ def load_items(
     domains = list(DOMAINS) if domain == "all" else [domain]
     if any(d not in DOMAINS for d in domains):
         raise DataSourceError(f"domain must be one of {', '.join(DOMAINS)} or all, got {domain!r}")
-    copy, origin = _copy(source)
-    root = _benchmark_folder(copy)
+    source = open_seesim(data)
+    root = benchmark_root(source)
     blocks = read_blocks(root, domains)
     known = {f for block in blocks.values() for f in block.files}
     unknown = sorted(set(files or []) - known)
@@ -170,7 +148,7 @@ def load_items(
         for file, entry in block.files.items():
             if files and file not in files:
                 continue
-            media = _media(root, d, data_file_name(d, file), modality, origin)
+            media = _media(source, root, d, data_file_name(d, file), modality)
             if media is None:
                 skipped.append(f"{d}/{file}")
                 continue

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mechbench.benchmarks.seesim import rules
-from mechbench.benchmarks.seesim.dataset import BENCHMARK_FILE, benchmark_root, official_source, read_blocks
+from mechbench.benchmarks.seesim.dataset import BENCHMARK_FILE, benchmark_root, read_blocks
 from mechbench.benchmarks.seesim.protocol import DOMAINS, FLUID_FILE_OFFSET
 from mechbench.benchmarks.seesim.scenarios import draw_setup, template_order
 from mechbench.core.errors import DataSourceError, MechbenchError
@@ -98,7 +98,7 @@ def simulate(job: tuple[str, int, int]) -> dict[str, Any]:
 
 def published_questions(source: str | Path | None) -> dict[str, dict[str, str]]:
     """The published question wording per domain ({qid: text}) from a SeeSim copy (default: the publisher's)."""
-    blocks = read_blocks(benchmark_root(source if source is not None else official_source()))
+    blocks = read_blocks(benchmark_root(source))
     return {d: {q.qid: q.question for q in block.questions} for d, block in blocks.items()}
 
 

@@ -5,30 +5,22 @@ from __future__ import annotations
 import logging
 from typing import Literal
 
-from inspect_ai import Task, task
+from inspect_ai import task
 
-from mechbench.benchmarks.seesim.dataset import DEFAULT_REVISION as SEESIM_DEFAULT_REVISION
-from mechbench.benchmarks.seesim.dataset import DEFAULT_SOURCE as SEESIM_DEFAULT_SOURCE
 from mechbench.benchmarks.seesim.dataset import (
     VERIFIED_QUESTIONS_SHA256,
     benchmark_root,
     generator_info,
     load_items,
+    open_seesim,
     questions_file,
 )
-from mechbench.benchmarks.seesim.dataset import official_source as seesim_source
 from mechbench.benchmarks.seesim.inspect_parts import seesim_scorer, seesim_solver
 from mechbench.benchmarks.seesim.inspect_parts import to_dataset as seesim_dataset
 from mechbench.benchmarks.seesim.protocol import Domain, Modality
 from mechbench.core.errors import UsageError
-from mechbench.harness.arguments import validated
-from mechbench.harness.guard import guard_run
-from mechbench.harness.oracle import oracle_answer
-from mechbench.harness.reliability import generate_config
-from mechbench.harness.shown import loggable_dataset
-from mechbench.registry import check_builtin_model
+from mechbench.harness.task import TaskParts, benchmark_task
 from mechbench.sources.files import files_sha256
-from mechbench.sources.resolve import describe_source
 
 logger = logging.getLogger(__name__)
 SEESIM_MAX_TOKENS = 8192
@@ -36,7 +28,7 @@ SEESIM_MAX_TOKENS = 8192
 
 
 @task
-@validated
+@benchmark_task("seesim")
 def seesim(
     modality: Modality = "image",
     domain: Domain | Literal["all"] = "all",
@@ -48,7 +40,7 @@ def seesim(
     max_tokens: int = SEESIM_MAX_TOKENS,
     revision: str | None = None,
     oracle: bool = False,
-) -> Task:
+) -> TaskParts:
     """SeeSim: true/false questions about structural and fluid simulations.
 
     Args:
@@ -67,16 +59,12 @@ def seesim(
             file is also checked against the verified copy's content hash).
         oracle: answer every question with its ground truth, call no model (the top of the scale).
     """
-    guard_run()
-    if not oracle:
-        check_builtin_model("seesim")
     if fps <= 0 or (max_frames is not None and max_frames < 1):
         raise UsageError("fps must be positive and max_frames at least 1")
     selected = [f.strip() for f in files.split(",")] if isinstance(files, str) else files
-    if data is None and revision is not None:
-        data = seesim_source(revision)
-    items, skipped = load_items(data, modality, domain, selected)
-    root = benchmark_root(data)
+    source = open_seesim(data, revision)
+    items, skipped = load_items(source, modality, domain, selected)
+    root = benchmark_root(source)
     digest = files_sha256([questions_file(root)])
     verified = digest == VERIFIED_QUESTIONS_SHA256
     generated = generator_info(root)
@@ -96,23 +84,20 @@ def seesim(
             f"SeeSim {modality}: {len(skipped)} file(s) have no {modality} media and are left out "
             f"({', '.join(skipped)}); their questions are not asked"
         )
-    return Task(
-        dataset=loggable_dataset(seesim_dataset(items, modality, video_mode, fps, max_frames)),
-        solver=oracle_answer() if oracle else seesim_solver(),
+    return TaskParts(
+        dataset=seesim_dataset(items, modality, video_mode, fps, max_frames),
+        solver=seesim_solver(),
         scorer=seesim_scorer(),
-        config=generate_config(max_tokens=max_tokens),
-        metadata={
-            "benchmark": "seesim",
+        data=source,
+        files=[questions_file(root)],
+        max_tokens=max_tokens,
+        settings={
             "modality": modality,
             "domain": domain,
             "video_mode": video_mode,
             "fps": fps,
             "skipped_for_missing_media": skipped,
-            "data_source": describe_source(data) if data is not None else SEESIM_DEFAULT_SOURCE,
-            "revision": revision or (SEESIM_DEFAULT_REVISION if data is None else None),
-            "data_sha256": digest,
             "verified_copy": verified,
             "generated": generated,
-            "oracle": oracle,
         },
     )

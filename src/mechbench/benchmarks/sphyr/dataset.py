@@ -11,6 +11,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 from mechbench.benchmarks.sphyr.generate import SUBJECT_KINDS
 from mechbench.benchmarks.sphyr.versions import (
     DATA_FOLDERS,
+    DATA_ROOT,
     GRID_SIZES,
     UPSTREAM_REPOSITORY,
     UPSTREAM_REVISION,
@@ -20,14 +21,22 @@ from mechbench.benchmarks.sphyr.versions import (
 from mechbench.core import safejson
 from mechbench.core.errors import DataSourceError
 from mechbench.core.limits import MAX_RECORDS_PER_FILE, check_count, check_grid
-from mechbench.sources.files import find_file, read_data_text, within
-from mechbench.sources.github import fetch_repository_files
-from mechbench.sources.hub import HUB_ENDPOINT
-from mechbench.sources.resolve import resolve_or_official
+from mechbench.sources.files import read_data_text, within
+from mechbench.sources.root import DataRoot, Official, open_data
 
 SUBJECTS: tuple[str, ...] = tuple(f"{kind}_{level}" for kind in SUBJECT_KINDS for level in ("easy", "hard"))
-DEFAULT_SOURCE = "philippds/SPhyR"
+V1_DATASET = "philippds/SPhyR"
 """The official v1 dataset on the Hugging Face hub (configs point at ``datasets/<subject>.jsonl``)."""
+
+
+def official(version: Version) -> Official:
+    """Where the publisher keeps ``version``: v1 on the hub, v2 and v2-20 in the upstream repository."""
+    if version == "v1":
+        return Official("hub", V1_DATASET, None, folder="datasets/<subject>.jsonl", title="SPhyR v1")
+    folder = f"{DATA_ROOT}/{DATA_FOLDERS[version]}"
+    return Official("files", UPSTREAM_REPOSITORY, UPSTREAM_REVISION, folder=folder, title=f"SPhyR {version}")
+
+
 PAPER_SEED = 42
 PAPER_SAMPLES = 100
 
@@ -73,36 +82,33 @@ def parse_subjects(subject: str | list[str]) -> list[str]:
     return names
 
 
-def subject_file(
-    subject: str,
-    source: str | Path | None = None,
-    *,
+def open_sphyr(
+    data: DataRoot | str | Path | None = None,
     version: Version = "v1",
     revision: str | None = None,
-    endpoint: str = HUB_ENDPOINT,
-) -> Path:
-    """Local path of ``<subject>.jsonl`` of ``version`` from a folder, an archive URL, the hub or upstream.
+    endpoint: str | None = None,
+) -> DataRoot:
+    """The data a task names, resolved once: with no ``data``, v1 from the hub and v2 / v2-20 from the upstream
+    repository at ``revision`` (default: the pinned commit), each subject file fetched when it is read;
+    ``bundled``: mechbench's generated set; a folder, an archive URL or a Hugging Face dataset id."""
+    if isinstance(data, DataRoot):
+        return data
+    return open_data("sphyr", data, official(version), revision=revision, endpoint=endpoint)
 
-    With no ``source``: v1 from the hub (downloaded once), v2 / v2-20 from the upstream repository at
-    ``revision`` (default: the pinned commit). In a folder holding several versions (a clone of the upstream
-    repository), the version's own folder wins over the shallowest file of that name.
+
+def subject_file(subject: str, data: DataRoot | str | Path | None = None, *, version: Version = "v1") -> Path:
+    """Local path of ``<subject>.jsonl`` of ``version`` in the data (fetched first from a remote source).
+
+    In a folder holding several versions (a clone of the upstream repository), the version's own folder wins over
+    the shallowest file of that name.
     """
-    if source is None and version != "v1":
-        try:
-            root = fetch_repository_files(
-                UPSTREAM_REPOSITORY, [upstream_path(version, subject)], revision=revision or UPSTREAM_REVISION
-            )
-        except DataSourceError as error:
-            raise DataSourceError(
-                f"the official SPhyR {version} data could not be fetched ({error}); for mechbench's own generated "
-                "set, offline, use -T data=bundled"
-            ) from None
-        return within(root, root / upstream_path(version, subject))
-    root = resolve_or_official(
-        source, DEFAULT_SOURCE, "sphyr", hub_paths=[f"datasets/{subject}.jsonl"], endpoint=endpoint
-    )
-    own = sorted(root.rglob(f"{DATA_FOLDERS[version]}/{subject}.jsonl"), key=lambda p: len(p.parts))
-    return within(root, own[0] if own and own[0].is_file() else find_file(root, f"{subject}.jsonl"))
+    root = open_sphyr(data, version)
+    if root.remote is not None:
+        kind = root.remote.kind
+        return root.file(upstream_path(version, subject) if kind == "files" else f"datasets/{subject}.jsonl")
+    own = [p / f"{subject}.jsonl" for p in root.folders(DATA_FOLDERS[version])]
+    own = [p for p in own if p.is_file()]
+    return within(root.path, own[0]) if own else root.find(f"{subject}.jsonl")
 
 
 def check_size(records: list[GridRecord], version: Version, where: str) -> None:

@@ -96,7 +96,7 @@ def _sample(
     extra: dict,
 ) -> Sample:
     # The user message carries the sample id (the replay model's key) and what the retrieval baselines need.
-    message_meta = {"sample_id": sample_id, "sphyr_subject": subject, **{f"sphyr_{k}": v for k, v in extra.items()}}
+    message_meta = {"sphyr_subject": subject, **{f"sphyr_{k}": v for k, v in extra.items()}}
     return Sample(
         id=sample_id,
         input=[ChatMessageUser(content=prompt, metadata=message_meta)],

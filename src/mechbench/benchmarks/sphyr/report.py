@@ -11,6 +11,7 @@ import numpy as np
 from mechbench.benchmarks.sphyr.scoring import HEADLINE_METRICS
 from mechbench.core.text import plain_text
 from mechbench.harness.figures import first_groups, png, short
+from mechbench.harness.task import tool_setting_label
 from mechbench.registry import Column, Picture, ReportSpec, Rows, Table, first_score
 
 
@@ -32,7 +33,7 @@ def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
     parts = [str(meta.get("version") or "v1"), f"{meta.get('prompt_style', 'default')} prompt"]
     parts += [f"{k} {meta[k]}" for k in ("few_shot", "rotation", "feedback_rounds") if meta.get(k)]
     if meta.get("setting") == "tools":
-        parts.append(f"tools (budget {meta.get('tool_budget')})")
+        parts.append(tool_setting_label(meta.get("tool_budget")))
     if _replayed(meta):
         parts.append("published samples replayed")
     parts.append(_load_label(meta))

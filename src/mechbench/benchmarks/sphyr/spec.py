@@ -54,6 +54,7 @@ SPEC = register(
         title="SPhyR",
         task=sphyr,
         report=REPORT,
+        oracle_metric="exact_match",
         order=20,
         listing=Path(__file__).with_name("eval.yaml"),
         baselines=BASELINES,

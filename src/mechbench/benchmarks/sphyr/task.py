@@ -24,29 +24,18 @@ from mechbench.benchmarks.sphyr.physics_scoring import Reference
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, PromptStyle, WordingName, upstream_wording
 from mechbench.benchmarks.sphyr.replay import REPLAY_PREFIX, published_samples, results_files
 from mechbench.benchmarks.sphyr.tools import sphyr_tool_solver
-from mechbench.benchmarks.sphyr.versions import (
-    DEFAULT_VERSION,
-    PROMPT_TEMPLATES_PATH,
-    check_version,
-    official_sphyr_source,
-    upstream_file,
-)
+from mechbench.benchmarks.sphyr.versions import DEFAULT_VERSION, PROMPT_TEMPLATES_PATH, check_version, upstream_file
 from mechbench.core.errors import UsageError
-from mechbench.harness.arguments import validated
-from mechbench.harness.guard import guard_run
-from mechbench.harness.oracle import oracle_answer
-from mechbench.harness.reliability import generate_config, reliable_generate
-from mechbench.harness.shown import loggable_dataset
-from mechbench.harness.tools import DEFAULT_TOOL_BUDGET, MAX_TOOL_BUDGET, tool_use
-from mechbench.registry import check_builtin_model
-from mechbench.sources.files import files_sha256
-from mechbench.sources.resolve import describe_source
+from mechbench.harness.reliability import reliable_generate
+from mechbench.harness.task import TaskParts, benchmark_task
+from mechbench.harness.tools import DEFAULT_TOOL_BUDGET
+from mechbench.sources.root import DataRoot
 
 logger = logging.getLogger(__name__)
 
 
 @task
-@validated
+@benchmark_task("sphyr")
 def sphyr(
     subject: str = "full_easy",
     data: str | None = None,
@@ -68,7 +57,7 @@ def sphyr(
     oracle: bool = False,
     tools: bool = False,
     tool_budget: int = DEFAULT_TOOL_BUDGET,
-) -> Task:
+) -> TaskParts:
     """SPhyR: complete masked topology-optimisation grids.
 
     Args:
@@ -104,17 +93,10 @@ def sphyr(
             one (no feedback rounds).
         tool_budget: tool calls per sample in the tool setting.
     """
-    guard_run()
-    if not oracle:
-        check_builtin_model("sphyr")
     if few_shot < 0 or feedback_rounds < 0:
         raise UsageError("few_shot and feedback_rounds must not be negative")
-    if tools and oracle:
-        raise UsageError("oracle=true answers without a model: it has no tool setting")
     if tools and feedback_rounds:
         raise UsageError("tools=true and feedback_rounds are two settings: choose one")
-    if not 0 <= tool_budget <= MAX_TOOL_BUDGET:
-        raise UsageError(f"tool_budget must be between 0 and {MAX_TOOL_BUDGET}, got {tool_budget}")
     version = check_version(version)
     texts = (
         upstream_wording(upstream_file(PROMPT_TEMPLATES_PATH, revision)) if wording == "upstream" else MECHBENCH_WORDING
@@ -128,10 +110,11 @@ def sphyr(
         published = [p for s, file in found.items() for p in published_samples(file, s)]
         dataset = MemoryDataset([published_sample(p) for p in published], name="sphyr-replay:" + ",".join(found))
         files = list(found.values())
-        source = samples
+        source: str | DataRoot = samples
         subjects = list(found)
     else:
-        paths = {s: sphyr_data.subject_file(s, data, version=version, revision=revision) for s in subjects}
+        source = sphyr_data.open_sphyr(data, version, revision)
+        paths = {s: sphyr_data.subject_file(s, source, version=version) for s in subjects}
         pools = {s: sphyr_data.read_records(path) for s, path in paths.items()}
         if data is None:
             for s, pool in pools.items():
@@ -146,32 +129,25 @@ def sphyr(
             corpora={s: str(p) for s, p in paths.items()},
         )
         files = list(paths.values())
-        source = describe_source(data) if data is not None else official_sphyr_source(version, revision)
     gravity = _gravity_note(dataset, version, replay, data == "bundled", load_direction)
     scorer_fn = sphyr_scorer if reference == "published" else sphyr_scorer_best
-    return Task(
-        dataset=loggable_dataset(dataset),
+    return TaskParts(
+        dataset=dataset,
         solver=(
-            oracle_answer()
-            if oracle
-            else sphyr_tool_solver(tool_budget)
-            if tools
-            else sphyr_rounds(feedback_rounds, feedback, reference, texts, load_direction)
+            sphyr_rounds(feedback_rounds, feedback, reference, texts, load_direction)
             if feedback_rounds
             else reliable_generate()
         ),
-        scorer=[
-            scorer_fn(parser=parser, physics=physics, invalid_physics=replay, load_direction=load_direction),  # type: ignore[arg-type]
-            *([tool_use()] if tools else []),
-        ],
+        tool_solver=sphyr_tool_solver,
+        scorer=scorer_fn(parser=parser, physics=physics, invalid_physics=replay, load_direction=load_direction),  # type: ignore[arg-type]
         metrics=task_metrics(reference, feedback_rounds) if feedback_rounds else None,  # type: ignore[arg-type]
-        config=generate_config(max_tokens=max_tokens),
-        metadata={
-            "benchmark": "sphyr",
+        data=source,
+        files=files,
+        setting="feedback rounds" if feedback_rounds else "single answer",
+        max_tokens=max_tokens,
+        settings={
             "subjects": subjects,
             "version": version,
-            "data_source": source,
-            "data_sha256": files_sha256(files),
             "parser": parser,
             "samples": samples,
             "physics": physics,
@@ -185,9 +161,6 @@ def sphyr(
             "rotation": rotation % 4,
             "feedback_rounds": feedback_rounds,
             "feedback": feedback if feedback_rounds else None,
-            "oracle": oracle,
-            "setting": "tools" if tools else "feedback rounds" if feedback_rounds else "single answer",
-            "tool_budget": tool_budget if tools else None,
         },
     )
 

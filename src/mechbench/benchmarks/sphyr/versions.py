@@ -42,13 +42,6 @@ def upstream_path(version: Version, subject: str) -> str:
     return f"{DATA_ROOT}/{DATA_FOLDERS[version]}/{subject}.jsonl"
 
 
-def official_sphyr_source(version: Version, revision: str | None = None) -> str:
-    """Where the official files of ``version`` come from, as the log records it."""
-    if version == "v1":
-        return "huggingface.co/datasets/philippds/SPhyR (datasets/<subject>.jsonl)"
-    return f"github.com/{UPSTREAM_REPOSITORY}@{revision or UPSTREAM_REVISION} ({DATA_ROOT}/{DATA_FOLDERS[version]})"
-
-
 def upstream_file(path: str, revision: str | None = None) -> Path:
     """One file of the upstream repository at ``revision`` (default: pinned), downloaded once."""
     from mechbench.sources.github import fetch_repository_files

@@ -21,13 +21,7 @@ from mechbench.core import safejson
 from mechbench.core.errors import DataSourceError, MechbenchError
 from mechbench.core.paths import default_cache
 from mechbench.frame import FrameModel
-from mechbench.sources.download import unmask_url
-from mechbench.sources.files import find_file, read_data_text, within
-from mechbench.sources.git_lfs import GitOrigin, github_origin
-from mechbench.sources.github import github_archive
-from mechbench.sources.hub import fetch_hub_files, is_hub_id
-from mechbench.sources.media import usable_media
-from mechbench.sources.resolve import is_url, resolve_or_official
+from mechbench.sources.root import DataRoot, Official, open_data
 
 OFFICIAL_REPOSITORY = "H1W0XXX/structural-eval-benchmark"
 """The maintainers' repository (the same content as the Hugging Face dataset superhatk/structural-eval-benchmark):
@@ -36,13 +30,20 @@ OFFICIAL_REVISION = "5eb1dfcf2f8121f5bedecf85eceaf6de3a30dc5f"
 """The pinned revision: the 25 tasks (truss_006 … truss_010 added), the runner and its prompts."""
 
 
-def official_source(revision: str = OFFICIAL_REVISION) -> str:
-    """The archive URL of the official repository at ``revision`` (a commit, tag or branch)."""
-    return github_archive(OFFICIAL_REPOSITORY, revision)
+OFFICIAL = Official("archive", OFFICIAL_REPOSITORY, OFFICIAL_REVISION)
+"""The maintainers' repository as one archive at the pinned revision (its LFS drawings from the same revision)."""
+HUB_PREFIX = "data/"
+"""A Hugging Face copy given as ``data`` is fetched whole under this folder."""
 
 
-DEFAULT_SOURCE = f"github.com/{OFFICIAL_REPOSITORY}@{OFFICIAL_REVISION}"
-"""How the log names the default source (the archive is fetched from :func:`official_source`)."""
+def open_structural(data: DataRoot | str | Path | None = None, revision: str | None = None) -> DataRoot:
+    """The data a task names, resolved once (``None``: the official repository at ``revision`` or the pinned one;
+    ``bundled``: mechbench's generated set; a folder, an archive URL or a Hugging Face dataset id)."""
+    if isinstance(data, DataRoot):
+        return data
+    return open_data("structural_eval", data, OFFICIAL, revision=revision, hub_prefix=HUB_PREFIX)
+
+
 CATEGORIES = ("beam", "frame", "truss")
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
 
@@ -93,40 +94,34 @@ def heuristic_difficulty(model: FrameModel, category: str) -> int:
     return max(1, min(5, int(score)))
 
 
-def copy_root(source: str | Path | None) -> Path:
-    """The local folder of the whole data source (the official copy's repository root, when it is one)."""
-    return resolve_or_official(source, official_source(), "structural_eval", hub_paths=None, hub_prefix="data/")
-
-
-def official_copy(source: str | Path | None) -> Path:
+def official_copy(root: DataRoot) -> Path:
     """The root of the official copy (the folder holding the maintainers' ``run_eval.py``)."""
     from mechbench.benchmarks.structural_eval.official_protocol import PROMPTS_FILE, RUNNER_FILE
 
-    if source == "bundled":
+    if root.is_bundled:
         raise DataSourceError(
             "protocol=official reads the maintainers' prompts from the official copy; mechbench's bundled set has "
             "none (leave data unset for the official repository, or point data at a copy of it)"
         )
-    if source is not None and is_hub_id(str(source)) and not Path(str(source)).exists():
-        return fetch_hub_files(str(source), [RUNNER_FILE, PROMPTS_FILE])
-    root = copy_root(source)
-    return within(root, find_file(root, RUNNER_FILE)).parent
+    if root.remote is not None:  # a hub dataset: the runner and its prompts are two files of it
+        root.file(PROMPTS_FILE)
+        return root.file(RUNNER_FILE).parent
+    return root.find(RUNNER_FILE).parent
 
 
-def data_root(source: str | Path | None) -> Path:
+def data_root(root: DataRoot) -> Path:
     """The folder holding ``raw_models`` (the official ``data/`` folder or one like it)."""
-    root = copy_root(source)
-    candidates = sorted((p for p in root.rglob("raw_models") if p.is_dir()), key=lambda p: len(p.parts))
+    candidates = root.folders("raw_models")
     if not candidates:
-        raise DataSourceError(f"no raw_models folder under {root}: not the StructuralEval layout")
+        raise DataSourceError(f"no raw_models folder under {root.path}: not the StructuralEval layout")
     return candidates[0].parent
 
 
-def data_files(source: str | Path | None) -> list[Path]:
+def data_files(root: DataRoot) -> list[Path]:
     """The files a run's ground truth comes from (raw models and metadata), in a stable order, for the log's hash."""
-    root = data_root(source)
+    folder = data_root(root)
     return sorted(
-        (p for folder in ("raw_models", "ground_truth_meta") for p in (root / folder).glob("*.json") if p.is_file()),
+        (p for sub in ("raw_models", "ground_truth_meta") for p in (folder / sub).glob("*.json") if p.is_file()),
         key=lambda p: (p.parent.name, p.name),
     )
 
@@ -142,29 +137,29 @@ def _rendered_image(model: dict[str, Any], task_id: str) -> Path:
     return path
 
 
-def _read_json(path: Path) -> Any:
+def _read_json(root: DataRoot, path: Path) -> Any:
     try:
-        return safejson.loads(read_data_text(path))
+        return safejson.loads(root.read_text(path))
     except ValueError as error:
         raise DataSourceError(f"cannot read {path.name}: {error}") from None
 
 
-def load_tasks(source: str | Path | None = None, *, filter: str | None = None) -> list[StructuralTask]:
+def load_tasks(data: DataRoot | str | Path | None = None, *, filter: str | None = None) -> list[StructuralTask]:
     """Every task of the data set (ids containing ``filter`` only, when given), sorted by id."""
+    source = open_structural(data)
     root = data_root(source)
-    origin = copy_origin(source)
     tasks = []
     for path in sorted((root / "raw_models").glob("*.json")):
         task_id = path.stem
         if filter and filter not in task_id:
             continue
-        raw = _read_json(within(root, path))
+        raw = _read_json(source, path)
         try:
             model = FrameModel.parse(raw)
         except MechbenchError as error:
             raise DataSourceError(f"raw model {path.name} is not a valid FrameCalc model: {error}") from None
         meta_path = root / "ground_truth_meta" / f"{task_id}.json"
-        meta = _read_json(within(root, meta_path)) if meta_path.exists() else {}
+        meta = _read_json(source, meta_path) if meta_path.exists() else {}
         category = category_of(task_id)
         solution = meta.get("solution") if isinstance(meta, dict) else None
         complete = isinstance(solution, dict) and "reactions" in solution
@@ -185,7 +180,7 @@ def load_tasks(source: str | Path | None = None, *, filter: str | None = None) -
                 raise DataSourceError(f"raw model {path.name} cannot be solved: {error}") from None
         difficulty = meta.get("difficulty") if isinstance(meta, dict) else None
         image_name = meta.get("image_filename") if isinstance(meta, dict) else None
-        image = _official_image(root, task_id, image_name, origin)
+        image = _official_image(source, root, task_id, image_name)
         known = isinstance(difficulty, int | float) and 1 <= difficulty <= 5
         tasks.append(
             StructuralTask(
@@ -207,14 +202,7 @@ def load_tasks(source: str | Path | None = None, *, filter: str | None = None) -
     return tasks
 
 
-def copy_origin(source: str | Path | None) -> GitOrigin | None:
-    """The repository and revision a downloaded copy came from (its Git LFS objects are fetched from there);
-    None for a local folder or a hub dataset."""
-    url = official_source() if source is None else unmask_url(str(source)) if is_url(str(source)) else None
-    return github_origin(url, copy_root(source)) if url else None
-
-
-def _official_image(root: Path, task_id: str, image_name: Any, origin: GitOrigin | None) -> Path | None:
+def _official_image(source: DataRoot, root: Path, task_id: str, image_name: Any) -> Path | None:
     """The task's published drawing, checked (a Git LFS pointer resolved, the image decoded); None if absent."""
     folder = root / "images"
     names = [image_name] if isinstance(image_name, str) else []
@@ -226,5 +214,5 @@ def _official_image(root: Path, task_id: str, image_name: Any, origin: GitOrigin
                 continue
         except (OSError, ValueError):  # a name too long for the file system, or with a NUL byte
             continue
-        return usable_media(within(root, candidate), "image", origin)
+        return source.media(candidate, "image")
     return None

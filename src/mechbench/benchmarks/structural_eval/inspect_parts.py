@@ -34,7 +34,6 @@ def to_sample(task: StructuralTask, style: PromptStyle, official: OfficialProtoc
         messages: list[ChatMessage] = [
             ChatMessageUser(
                 content=[ContentImage(image=task.image), ContentText(text=task_prompt(style))],
-                metadata={"sample_id": task.id},  # lets the replay provider find recorded replies
             )
         ]
     else:
@@ -42,7 +41,6 @@ def to_sample(task: StructuralTask, style: PromptStyle, official: OfficialProtoc
             ChatMessageSystem(content=official.system_prompt(style)),
             ChatMessageUser(
                 content=[ContentText(text=official.user_text), ContentImage(image=task.image)],
-                metadata={"sample_id": task.id},
             ),
         ]
     return Sample(

@@ -14,6 +14,7 @@ from mechbench.benchmarks.structural_eval.scoring import LADDER
 from mechbench.core.text import plain_text
 from mechbench.harness.figures import MAX_LABEL_CHARS, first_groups, png, short, side_by_side
 from mechbench.harness.shown import shown
+from mechbench.harness.task import tool_setting_label
 from mechbench.registry import Column, Picture, ReportSpec, Rows, Table, first_score, run_row
 
 LADDER_STEPS = tuple(LADDER)
@@ -52,7 +53,7 @@ def _prompt_style(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
 def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
     """The settings that make two runs comparable."""
     answers = (
-        f"tools (budget {meta.get('tool_budget')})"
+        tool_setting_label(meta.get("tool_budget"))
         if meta.get("setting") == "tools"
         else f"{args.get('max_retries', 2)} retries"
     )

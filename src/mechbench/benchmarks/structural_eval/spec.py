@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mechbench.benchmarks.structural_eval import demo
+from mechbench.benchmarks.structural_eval.baselines import BASELINES
 from mechbench.benchmarks.structural_eval.report import REPORT
 from mechbench.benchmarks.structural_eval.task import structural_eval
 from mechbench.benchmarks.structural_eval.tools import tool_script
@@ -16,6 +17,8 @@ SPEC = register(
         title="StructuralEval",
         task=structural_eval,
         report=REPORT,
+        baselines=BASELINES,
+        oracle_metric="weighted_accuracy",
         order=10,
         listing=Path(__file__).with_name("eval.yaml"),
         demo=demo.run,

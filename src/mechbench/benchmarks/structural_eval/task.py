@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-from inspect_ai import Task, task
+from inspect_ai import task
 
-from mechbench.benchmarks.structural_eval.dataset import (
-    DEFAULT_SOURCE,
-    data_files,
-    load_tasks,
-    official_copy,
-    official_source,
-)
+from mechbench.benchmarks.structural_eval.dataset import data_files, load_tasks, official_copy, open_structural
 from mechbench.benchmarks.structural_eval.inspect_parts import (
     structural_scorer,
     structural_solver,
@@ -27,18 +21,13 @@ from mechbench.benchmarks.structural_eval.structured import (
     Protocol,
 )
 from mechbench.core.errors import UsageError
-from mechbench.harness.arguments import renamed, validated
-from mechbench.harness.guard import guard_run
-from mechbench.harness.reliability import generate_config
-from mechbench.harness.shown import loggable_dataset
-from mechbench.harness.tools import DEFAULT_TOOL_BUDGET, MAX_TOOL_BUDGET, tool_use
-from mechbench.registry import check_builtin_model
-from mechbench.sources.files import files_sha256
-from mechbench.sources.resolve import describe_source
+from mechbench.harness.arguments import renamed
+from mechbench.harness.task import TaskParts, benchmark_task
+from mechbench.harness.tools import DEFAULT_TOOL_BUDGET
 
 
 @task
-@validated
+@benchmark_task("structural_eval")
 def structural_eval(
     data: str | None = None,
     prompt_style: PromptStyle = "standard",
@@ -58,7 +47,7 @@ def structural_eval(
     debug: bool | None = None,
     tools: bool = False,
     tool_budget: int = DEFAULT_TOOL_BUDGET,
-) -> Task:
+) -> TaskParts:
     """StructuralEval: read a drawing, write the structure as FrameCalc JSON; the solver decides.
 
     Args:
@@ -87,57 +76,40 @@ def structural_eval(
             submits one answer (mechbench protocol; no feedback rounds).
         tool_budget: tool calls per sample in the tool setting.
     """
-    guard_run()
     prompt_style = renamed("prompt", "prompt_style", prompt, prompt_style, "standard")
     oracle = renamed("debug", "oracle", debug, oracle, False)
-    if not oracle:
-        check_builtin_model("structural_eval")
     credit = partial_credit or (LEADERBOARD_PARTIAL_CREDIT if protocol == "official" else "best")
-    if tools and oracle:
-        raise UsageError("oracle=true answers without a model: it has no tool setting")
     if tools and (protocol == "official" or structured):
         raise UsageError("tools=true runs mechbench's protocol in free text (not protocol=official or structured)")
-    if not 0 <= tool_budget <= MAX_TOOL_BUDGET:
-        raise UsageError(f"tool_budget must be between 0 and {MAX_TOOL_BUDGET}, got {tool_budget}")
     if max_retries < 0 or not 0 < tolerance < 1:
         raise UsageError("max_retries must be >= 0 and tolerance between 0 and 1")
-    if data is None and revision is not None:
-        data = official_source(revision)
-    tasks = load_tasks(data, filter=filter)
-    official = read_protocol(official_copy(data)) if protocol == "official" else None
+    root = open_structural(data, revision)
+    tasks = load_tasks(root, filter=filter)
+    official = read_protocol(official_copy(root)) if protocol == "official" else None
     first, retry = LEADERBOARD_TEMPERATURES if official else (None, None)
     first = temperature_first if temperature_first is not None else first
     retry = temperature_retry if temperature_retry is not None else retry
     temperatures = (first, retry if retry is not None else first) if first is not None else None
-    return Task(
-        dataset=loggable_dataset(structural_dataset(tasks, prompt_style, official)),  # type: ignore[arg-type]
-        solver=structural_tool_solver(tool_budget, tolerance=tolerance, scoring=scoring)  # type: ignore[arg-type]
-        if tools and not oracle
-        else structural_solver(
-            max_retries=max_retries,
-            tolerance=tolerance,
-            scoring=scoring,  # type: ignore[arg-type]
-            debug=oracle,
-            official=official,
-            temperatures=temperatures,  # type: ignore[arg-type]
-            structured=structured,
-        ),
-        scorer=[structural_scorer(partial_credit=credit), *([tool_use()] if tools else [])],  # type: ignore[arg-type]
-        config=generate_config(max_tokens=max_tokens),
-        metadata={
-            "benchmark": "structural_eval",
+    solver_args = {"tolerance": tolerance, "scoring": scoring, "official": official, "structured": structured}
+    return TaskParts(
+        dataset=structural_dataset(tasks, prompt_style, official),  # type: ignore[arg-type]
+        solver=structural_solver(max_retries=max_retries, temperatures=temperatures, **solver_args),  # type: ignore[arg-type]
+        oracle_solver=structural_solver(max_retries=max_retries, debug=True, **solver_args),  # type: ignore[arg-type]
+        tool_solver=lambda budget: structural_tool_solver(budget, tolerance=tolerance, scoring=scoring),  # type: ignore[arg-type]
+        scorer=structural_scorer(partial_credit=credit),  # type: ignore[arg-type]
+        data=root,
+        files=data_files(root),
+        setting="single answer" if max_retries == 0 else "feedback rounds",
+        max_tokens=max_tokens,
+        oracle=oracle,
+        settings={
             "prompt_style": prompt_style,
-            "oracle": oracle,
             "scoring": scoring,
             "tolerance": tolerance,
             "protocol": protocol,
             "partial_credit": credit,
             "temperatures": list(temperatures) if temperatures else None,
             "structured": structured,
-            "setting": "tools" if tools else "single answer" if max_retries == 0 else "feedback rounds",
-            "tool_budget": tool_budget if tools else None,
-            "data_source": describe_source(data) if data is not None else DEFAULT_SOURCE,
-            "data_sha256": files_sha256(data_files(data)),
             "official_texts": official.sources if official else None,
             "official_runner_temperatures": list(official.runner_temperatures or ()) if official else None,
         },

@@ -1,0 +1,48 @@
+"""``mechbench check``: the conformance suite (:mod:`mechbench.conformance`) on registered benchmarks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from mechbench.harness.commands import fail
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``check`` to the command line."""
+    app.command("check")(check)
+
+
+def check(
+    names: Annotated[
+        list[str] | None, typer.Argument(help="Benchmarks to check (default: every registered one).")
+    ] = None,
+    limit: Annotated[int, typer.Option(help="Samples per run.")] = 3,
+    work: Annotated[
+        Path | None, typer.Option(help="Keep the logs and report here (default: a temporary folder).")
+    ] = None,
+) -> None:
+    """Run the conformance suite offline: listing, offline set, oracle, built-in models, replay by sample id,
+    report, refusals. Exits 1 when a check fails."""
+    from mechbench import registry
+    from mechbench.conformance import check_benchmark
+    from mechbench.core.errors import UsageError
+
+    if limit < 1:
+        fail("--limit must be at least 1")
+    chosen = names or [entry.name for entry in registry.specs()]
+    failed = 0
+    for name in chosen:
+        try:
+            results = check_benchmark(name, work / name if work else None, limit=limit)
+        except UsageError as error:
+            fail(str(error))
+        for result in results:
+            failed += not result.passed
+            mark = "ok  " if result.passed else "FAIL"
+            typer.echo(f"{mark} {name:<16} {result.name:<16} {result.detail}")
+    if failed:
+        typer.echo(f"{failed} checks failed", err=True)
+        raise typer.Exit(1)

@@ -1,0 +1,226 @@
+"""The checks of :func:`check_benchmark`, each a plain function of the benchmark's spec and a work folder."""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import json
+import math
+import os
+import tempfile
+import typing
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mechbench import registry
+from mechbench.core.errors import MechbenchError, UsageError
+from mechbench.harness.arguments import choices
+from mechbench.registry.listing import listing_problems, read_listing
+
+NOWHERE = "http://127.0.0.1:9"
+"""An address where nothing listens: every publisher's host points there while the offline checks run."""
+HOST_VARIABLES = ("MECHBENCH_GITHUB", "MECHBENCH_GITHUB_RAW", "MECHBENCH_GITHUB_MEDIA", "HF_ENDPOINT")
+ORACLE_MODEL = "mockllm/model"
+"""The model named for oracle runs (none is called: the oracle answers the target)."""
+
+
+@dataclass(frozen=True)
+class Check:
+    """One check's outcome for one benchmark."""
+
+    benchmark: str
+    name: str
+    passed: bool
+    detail: str
+
+
+@contextlib.contextmanager
+def offline() -> Iterator[None]:
+    """Every publisher's host unreachable (the environment variables mechbench's downloads read)."""
+    saved = {key: os.environ.get(key) for key in HOST_VARIABLES}
+    os.environ.update(dict.fromkeys(HOST_VARIABLES, NOWHERE))
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _eval(task: Any, model: str, logs: Path, limit: int, **model_args: Any) -> Any:
+    from inspect_ai import eval as inspect_eval
+
+    (log,) = inspect_eval(task, model=model, model_args=model_args, log_dir=str(logs), display="none", limit=limit)
+    if log.status != "success":
+        message = log.error.message if log.error is not None else log.status
+        raise AssertionError(f"{model} ended in {log.status}: {message.strip().splitlines()[-1][:300]}")
+    return log
+
+
+def _metric(log: Any, name: str) -> float | None:
+    for score in log.results.scores if log.results else []:
+        for key, metric in score.metrics.items():
+            if name in (key, score.name if key == "mean" else None):
+                return float(metric.value)
+    return None
+
+
+def _headlines(spec: registry.BenchmarkSpec, log: Any) -> dict[str, float]:
+    out = {}
+    for sample in log.samples or []:
+        headline = spec.report.headline(sample)
+        if headline is not None:
+            out[str(sample.id)] = headline[1]
+    return out
+
+
+def _one_line(error: BaseException) -> str | None:
+    """None when ``error`` is a mechbench error of one line; else what is wrong with it."""
+    if not isinstance(error, MechbenchError):
+        return f"{type(error).__name__} instead of a mechbench error: {str(error)[:200]}"
+    if "\n" in str(error).strip() or not str(error).strip():
+        return f"the message is not one line: {str(error)[:200]!r}"
+    return None
+
+
+def check_listing(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
+    """``eval.yaml`` is in the register's schema and names the task files and arguments that exist."""
+    if spec.listing is None or not spec.listing.is_file():
+        raise AssertionError("no eval.yaml beside the benchmark's spec")
+    listing = read_listing(spec.listing)
+    problems = listing_problems(listing, spec.name, spec.task, dict(spec.exports))
+    if problems:
+        raise AssertionError("; ".join(problems))
+    return f"{len(listing.tasks)} task entries, version {listing.version}"
+
+
+def check_offline_set(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
+    """The bundled set builds a task with the publishers' hosts unreachable."""
+    with offline():
+        task = spec.task(data="bundled")
+    if len(task.dataset) == 0:
+        raise AssertionError("the bundled set has no samples")
+    return f"{len(task.dataset)} samples offline"
+
+
+def check_oracle(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
+    """The oracle (each sample answered with its own target, no model called) reaches the top of the scale."""
+    with offline():
+        log = _eval(spec.task(data="bundled", oracle=True), ORACLE_MODEL, work / "logs", limit)
+    value = _metric(log, spec.oracle_metric)
+    if value is None or not math.isclose(value, 1.0, abs_tol=1e-9):
+        raise AssertionError(f"the oracle's {spec.oracle_metric} is {value}, not 1")
+    if log.stats.model_usage:
+        raise AssertionError("the oracle called a model")
+    return f"{spec.oracle_metric} 1.0 on {len(log.samples or [])} samples"
+
+
+def check_builtin_models(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
+    """Every built-in model that serves the benchmark (``random``, the shortcut panel) runs and is scored."""
+    names = sorted(n for n, found in registry.baselines().items() if any(b.benchmark == spec.name for b in found))
+    if not names:
+        raise AssertionError("no built-in model serves it (a benchmark offers at least mechbench/random)")
+    for name in names:
+        with offline():
+            log = _eval(spec.task(data="bundled"), f"mechbench/{name}", work / "logs", limit)
+        values = _headlines(spec, log)
+        if len(values) != len(log.samples or []) or not all(math.isfinite(v) for v in values.values()):
+            raise AssertionError(f"mechbench/{name}: {len(values)} of {len(log.samples or [])} samples scored")
+    return ", ".join(f"mechbench/{n}" for n in names)
+
+
+def check_replay_by_id(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
+    """Replies recorded by Inspect's sample id replay through ``mechbench/replay`` and score as the oracle's."""
+    with offline():
+        oracle = _eval(spec.task(data="bundled", oracle=True), ORACLE_MODEL, work / "logs", limit)
+    replies = work / f"{spec.name}-replies.jsonl"
+    replies.write_text("".join(json.dumps({"id": s.id, "reply": s.target}) + "\n" for s in oracle.samples or []))
+    with offline():
+        replayed = _eval(spec.task(data="bundled"), "mechbench/replay", work / "logs", limit, file=str(replies))
+    expected, found = _headlines(spec, oracle), _headlines(spec, replayed)
+    if not expected or found != expected:
+        raise AssertionError(f"replayed headlines {found} differ from the oracle's {expected}")
+    return f"{len(found)} samples replayed by id"
+
+
+def check_report(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
+    """The report reads the runs above: a leaderboard row per model and the benchmark's own section."""
+    from mechbench.report import build_report, write_report
+
+    report = build_report(work / "logs")
+    rows = [r for r in report.leaderboard if r["benchmark"] == spec.name and not r.get("reference")]
+    models = {run.model for run in report.runs if run.benchmark == spec.name}
+    if not rows or {r["model"] for r in rows} != models:
+        raise AssertionError(f"leaderboard rows for {sorted({r['model'] for r in rows})}, runs of {sorted(models)}")
+    paths = write_report(report, work / "report")
+    if spec.title not in paths["md"].read_text(encoding="utf-8"):
+        raise AssertionError(f"report.md has no {spec.title} section")
+    return f"{len(rows)} leaderboard rows"
+
+
+def check_refusals(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
+    """Bad input is refused before any sample runs, each with one line: an empty folder, a file given as the
+    data, an argument the task does not take, a value outside an argument's choices."""
+    empty = work / "empty"
+    empty.mkdir(exist_ok=True)
+    afile = work / "not-a-folder.txt"
+    afile.write_text("not a data set\n")
+    hints = typing.get_type_hints(inspect.unwrap(spec.task))
+    literal = next(((n, c) for n, h in hints.items() if (c := choices(h)) is not None), None)
+    cases: list[tuple[str, Callable[[], Any]]] = [
+        ("an empty folder", lambda: spec.task(data=str(empty))),
+        ("a file as the data", lambda: spec.task(data=str(afile))),
+        ("an unknown argument", lambda: spec.task(no_such_argument=1)),
+    ]
+    if literal is not None:
+        cases.append((f"{literal[0]} outside its choices", lambda: spec.task(**{literal[0]: "no-such-choice"})))
+    for what, build in cases:
+        try:
+            with offline():
+                build()
+        except BaseException as error:
+            problem = _one_line(error)
+            if problem is not None:
+                raise AssertionError(f"{what}: {problem}") from None
+            if what.startswith("an unknown") and not isinstance(error, UsageError):
+                raise AssertionError(f"{what}: {type(error).__name__}, not a usage error") from None
+        else:
+            raise AssertionError(f"{what} was accepted")
+    return f"{len(cases)} refusals, one line each"
+
+
+CHECKS: tuple[Callable[[registry.BenchmarkSpec, Path, int], str], ...] = (
+    check_listing,
+    check_offline_set,
+    check_oracle,
+    check_builtin_models,
+    check_replay_by_id,
+    check_report,
+    check_refusals,
+)
+
+
+def check_benchmark(name: str, work: Path | None = None, *, limit: int = 3) -> list[Check]:
+    """Run every conformance check on the registered benchmark ``name`` (``limit`` samples per run); a check that
+    raises fails with its one-line reason, and the others still run."""
+    spec = registry.spec(name)
+    if spec is None:
+        known = ", ".join(s.name for s in registry.specs())
+        raise UsageError(f"no registered benchmark {name!r}; registered: {known}")
+    with contextlib.ExitStack() as stack:
+        if work is None:
+            work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=f"mechbench-check-{name}-")))
+        work.mkdir(parents=True, exist_ok=True)
+        results = []
+        for check in CHECKS:
+            label = check.__name__.removeprefix("check_").replace("_", " ")
+            try:
+                results.append(Check(name, label, True, check(spec, work, limit)))
+            except Exception as error:
+                reason = " ".join(str(error).split())[:400] or type(error).__name__
+                results.append(Check(name, label, False, reason))
+        return results

@@ -1,0 +1,122 @@
+"""A benchmark's ``eval.yaml``: its entry in Inspect's community register, read and checked against the code.
+
+The register (Inspect Evals, since May 2026) lists evaluations that live in their authors' repositories by a pointer
+to a pinned commit: ``source.repository_url`` and the 40-character ``source.repository_commit``, ``maintainers``,
+and per task its Inspect name and ``task_path`` (the file that defines it); ``version`` follows the register's
+``N-X`` scheme (N: results comparability, X: the task interface). mechbench adds what a user of a benchmark needs
+beside it: the external assets and where they are pinned, the baselines, the sample ids and the publishers'
+citation. Generated sets need no paper.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from mechbench.core.errors import DataSourceError
+
+VERSION = re.compile(r"^[1-9]\d*-[A-Z]+$")
+COMMIT = re.compile(r"^[0-9a-f]{40}$")
+PACKAGE_ROOT = "src/"
+"""Where the package lies in the repository (``task_path`` starts there)."""
+
+
+class ListedSource(BaseModel):
+    """Where the evaluation's code is: the repository and the pinned commit the register points at."""
+
+    model_config = ConfigDict(extra="forbid")
+    repository_url: str = Field(pattern=r"^https://")
+    repository_commit: str
+
+    @field_validator("repository_commit")
+    @classmethod
+    def _commit(cls, value: str) -> str:
+        if not COMMIT.match(value):
+            raise ValueError("must be a full 40-character commit hash")
+        return value
+
+
+class ListedTask(BaseModel):
+    """One task of the entry: its Inspect name, the file that defines it, its arguments and sample count."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    task_path: str
+    args: dict[str, Any] = {}
+    dataset_samples: int = Field(gt=0)
+
+
+class ExternalAsset(BaseModel):
+    """Data the task fetches at run time, and how it is pinned."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    source: str
+    fetched: str
+    pinned: str
+
+
+class Listing(BaseModel):
+    """An ``eval.yaml`` entry."""
+
+    model_config = ConfigDict(extra="forbid")
+    title: str = Field(min_length=1)
+    description: str = Field(min_length=1)
+    arxiv: str | None = None
+    paper: str | None = None
+    """The publishers' paper or dataset card (absent for a benchmark of generated sets)."""
+    group: str
+    version: str
+    maintainers: list[str] = Field(min_length=1)
+    source: ListedSource
+    tasks: list[ListedTask] = Field(min_length=1)
+    evaluation_report: str | None = None
+    citation: str | None = None
+    """The publishers' citation (BibTeX)."""
+    sample_ids: str
+    external_assets: list[ExternalAsset] = []
+    baselines: dict[str, str]
+
+    @field_validator("version")
+    @classmethod
+    def _version(cls, value: str) -> str:
+        if not VERSION.match(value):
+            raise ValueError("must follow the register's N-X scheme, such as 1-A")
+        return value
+
+
+def read_listing(path: Path) -> Listing:
+    """The ``eval.yaml`` at ``path``, validated (one line naming the first problem otherwise)."""
+    import yaml
+
+    try:
+        return Listing.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (OSError, yaml.YAMLError) as error:
+        raise DataSourceError(f"{path}: cannot be read ({error})") from None
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise DataSourceError(f"{path}: {where}: {first['msg']}") from None
+
+
+def listing_problems(listing: Listing, name: str, task: Any, exports: dict[str, Any]) -> list[str]:
+    """What in ``listing`` disagrees with benchmark ``name``'s code: task names, task files, arguments."""
+    problems = []
+    known = {name: task, **exports}
+    for entry in listing.tasks:
+        short = entry.name.removeprefix("mechbench/")
+        fn = known.get(short)
+        if fn is None or not entry.name.startswith("mechbench/"):
+            problems.append(f"task {entry.name!r} is not one of mechbench/{', mechbench/'.join(known)}")
+            continue
+        source = Path(inspect.getsourcefile(inspect.unwrap(fn)) or "").as_posix()
+        if not entry.task_path.startswith(PACKAGE_ROOT) or not source.endswith(entry.task_path[len(PACKAGE_ROOT) :]):
+            problems.append(f"task {entry.name}: task_path {entry.task_path} is not the file that defines it")
+        unknown = sorted(set(entry.args) - set(inspect.signature(fn).parameters))
+        if unknown:
+            problems.append(f"task {entry.name}: unknown arguments {', '.join(unknown)}")
+    return problems

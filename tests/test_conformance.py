@@ -1,0 +1,30 @@
+"""Every registered benchmark passes the conformance suite (mechbench.conformance), offline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mechbench import registry
+from mechbench.conformance import check_benchmark
+from mechbench.conformance.checks import CHECKS
+
+
+@pytest.mark.parametrize("name", [entry.name for entry in registry.specs()])
+def test_the_benchmark_passes_every_conformance_check(name: str, tmp_path: Path) -> None:
+    results = check_benchmark(name, tmp_path, limit=2)
+    assert len(results) == len(CHECKS)
+    failed = [f"{r.name}: {r.detail}" for r in results if not r.passed]
+    assert not failed, failed
+
+
+def test_a_failing_check_names_its_reason_and_the_others_still_run(tmp_path: Path, monkeypatch) -> None:
+    entry = registry.spec("seesim")
+    assert entry is not None
+    monkeypatch.setattr(entry, "oracle_metric", "no_such_metric") if False else None
+    broken = registry.BenchmarkSpec(**{**entry.__dict__, "oracle_metric": "no_such_metric"})
+    monkeypatch.setitem(registry.specs.__globals__["_SPECS"], "seesim", broken)
+    results = {r.name: r for r in check_benchmark("seesim", tmp_path, limit=1)}
+    assert not results["oracle"].passed and "no_such_metric" in results["oracle"].detail
+    assert results["refusals"].passed and results["listing"].passed

@@ -1,0 +1,87 @@
+"""A fifth benchmark is one folder: the template benchmark (``examples/benchmark_template/beam_deflection``), copied
+into a copy of the repository with no other edit and installed from it, is run, reported, demonstrated, generated,
+checked and layered by every part of mechbench."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+TEMPLATE = REPO / "examples" / "benchmark_template" / "beam_deflection"
+FOLDER = "src/mechbench/benchmarks/beam_deflection"
+
+
+def _repository_files() -> list[str]:
+    """The files of the working tree as git sees them (tracked, and untracked but not ignored)."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [name for name in listed.stdout.splitlines() if (REPO / name).is_file()]
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def _run(command: list[str], cwd: Path, env: dict[str, str]) -> str:
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, (
+        f"{' '.join(command)} exited {done.returncode}:\n{done.stdout[-2000:]}{done.stderr[-3000:]}"
+    )
+    return done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_a_benchmark_copied_in_as_one_folder_is_picked_up_everywhere(tmp_path: Path) -> None:
+    copy = tmp_path / "mechbench"
+    for name in _repository_files():
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, copy / name)
+    before = _tree(copy)
+    shutil.copytree(TEMPLATE, copy / FOLDER, ignore=shutil.ignore_patterns("__pycache__"))
+    after = _tree(copy)
+    changed = {name for name in set(before) | set(after) if before.get(name) != after.get(name)}
+    assert changed and all(name.startswith(FOLDER + "/") for name in changed)  # no edit outside the folder
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)], check=True)
+    python, mechbench = venv / "bin" / "python", venv / "bin" / "mechbench"
+    env = {**os.environ, "MECHBENCH_CACHE": str(tmp_path / "cache"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env.pop("PYTHONPATH", None)
+    # The wheel a user of the copy gets (built here without build isolation: the dev extras hold setuptools and
+    # wheel), installed into a fresh environment that sees mechbench's dependencies but not its checkout.
+    build = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", "dist", str(copy)]
+    _run(build, tmp_path, env)
+    (wheel,) = (tmp_path / "dist").glob("mechbench-*.whl")
+    _run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)], tmp_path, env)
+    work = tmp_path / "work"
+    work.mkdir()
+
+    assert "mechbench/beam_deflection: BeamDeflection" in _run([str(mechbench), "list"], work, env)
+    _run([str(mechbench), "eval", "beam_deflection", "--model", "mechbench/random", "--log-dir", "logs"], work, env)
+    inspect = [str(python), "-m", "inspect_ai", "eval", "mechbench/beam_deflection", "-T", "oracle=true"]
+    _run([*inspect, "--model", "mockllm/model", "--log-dir", "logs", "--display", "none"], work, env)
+    _run([str(mechbench), "report", "logs", "-o", "report"], work, env)
+    report = (work / "report" / "report.md").read_text()
+    assert "BeamDeflection" in report and "mechbench/random" in report and "oracle" in report
+    demo = _run([str(mechbench), "demo", "--only", "beam_deflection", "-o", "demo"], work, env)
+    assert "BeamDeflection" in demo and (work / "demo" / "report" / "report.html").is_file()
+    _run([str(mechbench), "generate", "beam_deflection", "-o", "beams", "--n", "5", "--seed", "3"], work, env)
+    _run([str(mechbench), "eval", "beam_deflection", "-T", "data=beams", "--model", "mechbench/zero"], work, env)
+    checked = _run([str(mechbench), "check", "beam_deflection"], work, env)
+    assert "FAIL" not in checked and checked.count("ok ") == 7
+
+    # The layers hold with the new benchmark in them (the contracts are the copy's own pyproject, unedited).
+    lint = "from importlinter.cli import lint_imports_command; lint_imports_command()"
+    linted = _run([str(python), "-c", lint], copy, env)
+    assert "Contracts: 3 kept, 0 broken" in linted
