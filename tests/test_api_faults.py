@@ -179,7 +179,7 @@ def seesim_answer(messages: list[dict[str, Any]]) -> str:
 
 
 def test_seesim_survives_every_api_fault(tmp_path: Path, seesim_data: Path) -> None:
-    task = ["seesim", "-T", "modality=text", "-T", "files=File_1", "-T", f"data={seesim_data}"]
+    task = ["seesim", "-T", "modality=text", "-T", "files=File_2", "-T", f"data={seesim_data}"]  # 11 questions
     assert_survives_faults(task, seesim_answer, tmp_path)
 
 

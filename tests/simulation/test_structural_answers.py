@@ -174,7 +174,7 @@ def test_bending_and_symmetry() -> None:
 @pytest.mark.parametrize(
     ("material", "fos", "loading", "negligible"),
     [
-        (STEEL, 2.0, "static", True),
+        (STEEL, 2.0, "static", None),  # not asked: the analysis line states that no cycles load the part
         (STEEL, 3.0, "cyclic", True),  # amplitude 118 MPa, endurance limit 255 MPa
         (STEEL, 0.5, "cyclic", False),
         (ALUMINIUM, 3.0, "cyclic", False),  # no endurance limit

@@ -34,6 +34,7 @@ SPEC = register(
         order=90,
         listing=Path(__file__).with_name("eval.yaml"),
         baselines=BASELINES,
+        shortcuts=("random", "zero"),
         demo=demo,
         demo_models=", ".join(("the ground truth (oracle)", *DEMO_MODELS)),
     )

@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from mechbench.cli import check, demo, eval_command, frame, listing, report
+from mechbench.cli import check, demo, eval_command, frame, listing, report, validate_shortcuts
 from mechbench.harness.commands import USAGE_ERROR, CommandGroups
 
 BENCHMARKS_PACKAGE = "mechbench.benchmarks"
@@ -40,18 +40,17 @@ def _main(
     """Evaluate language models on engineering mechanics, with physics deciding what is right."""
 
 
-def benchmark_command_modules() -> list[str]:
-    """The ``commands`` modules of the benchmark folders (found without importing the benchmarks themselves, so
-    the command line starts without loading Inspect)."""
+def benchmark_folders() -> list[str]:
+    """The benchmark folders' names (found without importing the benchmarks, so the command line starts without
+    loading Inspect)."""
     package = importlib.import_module(BENCHMARKS_PACKAGE)
-    found = []
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        if not info.ispkg:
-            continue
-        name = f"{BENCHMARKS_PACKAGE}.{info.name}.{COMMANDS_MODULE}"
-        if importlib.util.find_spec(name) is not None:
-            found.append(name)
-    return found
+    return sorted(info.name for info in pkgutil.iter_modules(package.__path__) if info.ispkg)
+
+
+def benchmark_command_modules() -> list[str]:
+    """The ``commands`` modules of the benchmark folders that have one."""
+    names = (f"{BENCHMARKS_PACKAGE}.{folder}.{COMMANDS_MODULE}" for folder in benchmark_folders())
+    return [name for name in names if importlib.util.find_spec(name) is not None]
 
 
 def build_app() -> typer.Typer:
@@ -76,6 +75,8 @@ def build_app() -> typer.Typer:
     )
     for name in benchmark_command_modules():
         importlib.import_module(name).register(groups)
+    for folder in benchmark_folders():
+        validate_shortcuts.attach(groups.validate, folder)
     app.add_typer(groups.score, name="score")
     app.add_typer(groups.generate, name="generate")
     app.add_typer(groups.validate, name="validate")

@@ -120,10 +120,13 @@ def check_oracle(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
 
 
 def check_builtin_models(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
-    """Every built-in model that serves the benchmark (``random``, the shortcut panel) runs and is scored."""
+    """The benchmark declares a shortcut panel of its own built-in models, and every built-in model that serves it
+    (``random``, the panel) runs and is scored."""
     names = sorted(n for n, found in registry.baselines().items() if any(b.benchmark == spec.name for b in found))
     if not names:
         raise AssertionError("no built-in model serves it (a benchmark offers at least mechbench/random)")
+    if not spec.shortcuts or not set(spec.shortcuts) <= set(names):
+        raise AssertionError(f"its shortcut panel {list(spec.shortcuts)} must be built-in models it serves ({names})")
     for name in names:
         with offline():
             log = _eval(spec.task(data="bundled"), f"mechbench/{name}", work / "logs", limit)

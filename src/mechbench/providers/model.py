@@ -110,7 +110,11 @@ class MechbenchModel(ModelAPI):
         prompt = last_user_text(messages)
         first = _first_user(messages)
         task = first.text if first is not None else prompt
-        context = {**((first.metadata or {}) if first is not None else {}), **self.model_args}
+        context = {
+            **((first.metadata or {}) if first is not None else {}),
+            "sample_id": active_sample_id(),
+            **self.model_args,
+        }
         chosen = next((b for b in self.baselines if b.accepts(prompt)), None)
         if chosen is None:  # a feedback turn: the task is in the first message
             chosen = next((b for b in self.baselines if b.accepts(task)), self.baselines[0])

@@ -95,6 +95,8 @@ class ReportSpec:
     glossary: tuple[tuple[str, str], ...] = ()
     folded_title: str = "figures kept as evidence"
     """What the folded figures show, in a few words."""
+    chance: Callable[[Any], float | None] = lambda sample: None
+    """A sample's chance level (one over its number of choices), where its score has one."""
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,9 @@ class BenchmarkSpec:
     context (``answers``: recorded answers, ``results``: the tool results so far); ``submit`` ends it."""
     exports: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     """Further public callables :mod:`mechbench.tasks` offers (for example a suite of tasks)."""
+    shortcuts: tuple[str, ...] = ()
+    """The built-in models that answer without the skill (first choice, always True, a prior, the question alone, a
+    keyword reader, a template): the panel ``mechbench validate <name> --shortcuts`` runs and the report shows."""
     oracle_metric: str = "accuracy"
     """The metric of the task's log that the oracle (``-T oracle=true``) brings to 1, the top of the scale."""
     aliases: tuple[str, ...] = ()

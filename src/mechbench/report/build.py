@@ -55,6 +55,8 @@ class Report(BaseModel):
     settings_compared: list[dict[str, Any]] = []
     """The tool setting against each other setting of the same model on the same data: the difference of the
     headlines (tools minus the other) with its 95 % interval."""
+    shortcut_panels: dict[str, list[dict[str, Any]]] = {}
+    """Per benchmark, what its shortcut models scored (rows of the leaderboard) with the chance level."""
 
 
 TOOL_SETTING = TOOL_SETTING_PREFIX
@@ -170,15 +172,51 @@ def interval(values: list[float], weights: list[float]) -> tuple[float, float]:
     return mean, Z95 * math.sqrt(spread * n / (n - 1)) / total
 
 
+@dataclass(frozen=True)
+class Scored:
+    """One sample's part in a leaderboard row."""
+
+    value: float
+    weight: float
+    chance: float | None
+    unreadable: bool
+    repaired: bool
+
+
 @dataclass
 class _Pool:
-    """The samples of every run that shares one leaderboard row."""
+    """The samples of every run that shares one leaderboard row, each counted once: a sample (id and epoch) scored
+    again by a later run replaces its earlier score, and is counted as a repeat."""
 
     metric: str
-    values: list[float] = field(default_factory=list)
-    weights: list[float] = field(default_factory=list)
+    samples: dict[tuple[str, str, int], Scored] = field(default_factory=dict)
+    repeats: int = 0
     digests: set[str] = field(default_factory=set)
     runs: int = 0
+
+    def add(self, key: tuple[str, str, int], scored: Scored) -> None:
+        self.repeats += key in self.samples
+        self.samples[key] = scored
+
+    @property
+    def values(self) -> list[float]:
+        return [s.value for s in self.samples.values()]
+
+    @property
+    def weights(self) -> list[float]:
+        return [s.weight for s in self.samples.values()]
+
+    def share(self, flag: str) -> float:
+        """The share of samples whose answer could not be read (``unreadable``) or was decided by a repair or a
+        fallback rule (``repaired``)."""
+        return sum(getattr(s, flag) for s in self.samples.values()) / max(len(self.samples), 1)
+
+    @property
+    def chance(self) -> float | None:
+        levels = [s.chance for s in self.samples.values()]
+        if not levels or any(c is None for c in levels):
+            return None
+        return sum(levels) / len(levels)  # type: ignore[arg-type]
 
 
 def combined_digest(digests: set[str]) -> str | None:
@@ -203,7 +241,11 @@ def _leaderboard(pools: dict[tuple[str, str, str, str], _Pool]) -> list[dict[str
                 "metric": pool.metric,
                 "value": mean,
                 "ci95": half,
-                "samples": len(pool.values),
+                "samples": len(pool.samples),
+                "repeats": pool.repeats,
+                "unreadable": pool.share("unreadable"),
+                "repaired": pool.share("repaired"),
+                "chance": pool.chance,
                 "runs": pool.runs,
                 "setting": setting,
                 "data": data,
@@ -234,12 +276,20 @@ def _references(benchmark: str, runs: list[Run]) -> list[dict[str, Any]]:
     ]
 
 
-def _headlines(entry: registry.BenchmarkSpec, log: EvalLog) -> list[tuple[str, float, float]]:
+def _headlines(entry: registry.BenchmarkSpec, log: EvalLog) -> list[tuple[str, tuple[str, str, int], Scored]]:
+    """(metric, the sample's key, its part) of every scored sample of ``log``."""
     out = []
     for sample in log.samples or []:
         headline = entry.report.headline(sample)
-        if headline is not None:
-            out.append(headline)
+        if headline is None:
+            continue
+        metric, value, weight = headline
+        meta = getattr(registry.first_score(sample), "metadata", None) or {}
+        key = (str(log.eval.task), str(sample.id), int(getattr(sample, "epoch", 1) or 1))
+        part = Scored(
+            value, weight, entry.report.chance(sample), bool(meta.get("unreadable")), bool(meta.get("repaired"))
+        )
+        out.append((metric, key, part))
     return out
 
 
@@ -253,7 +303,9 @@ def build_report(log_dir: str | Path) -> Report:
     skipped: list[str] = []
     pools: dict[tuple[str, str, str, str], _Pool] = {}
     sections: dict[str, dict[str, list[dict[str, Any]]]] = {}
-    for info in list_eval_logs(str(log_dir)):
+    # Oldest first, so that a sample scored again by a later run keeps its latest score.
+    infos = sorted(list_eval_logs(str(log_dir)), key=lambda info: (getattr(info, "mtime", 0) or 0, info.name))
+    for info in infos:
         name = shown(info.name)
         try:
             log = read_eval_log(info.name)
@@ -277,13 +329,11 @@ def build_report(log_dir: str | Path) -> Report:
         if entry is None:  # another package's task: listed with the runs, no leaderboard of its own
             continue
         touched: set[tuple[str, str, str, str]] = set()
-        for metric, value, weight in headlines:
+        for metric, sample_key, part in headlines:
             key = (run.benchmark, run.model, setting, run.data)
             if key in pools and pools[key].metric != metric:  # with and without physics (SPhyR): never one row
                 key = (run.benchmark, run.model, f"{setting} ({metric})", run.data)
-            pool = pools.setdefault(key, _Pool(metric))
-            pool.values.append(value)
-            pool.weights.append(weight)
+            pools.setdefault(key, _Pool(metric)).add(sample_key, part)
             touched.add(key)
         for key in touched:
             pools[key].runs += 1
@@ -302,4 +352,27 @@ def build_report(log_dir: str | Path) -> Report:
         benchmarks=sections,
         skipped_logs=skipped,
         settings_compared=settings_compared(board),
+        shortcut_panels=shortcut_panels(board),
     )
+
+
+SHORTCUT_Z = 2.0
+"""A shortcut beats chance when its score exceeds the chance level by more than this many standard errors."""
+
+
+def shortcut_panels(board: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Per benchmark, the leaderboard rows of its shortcut panel (the built-in models that answer without the
+    skill), each with its chance level and whether it beats chance by more than two standard errors."""
+    panels: dict[str, list[dict[str, Any]]] = {}
+    for entry in registry.specs():
+        names = {f"mechbench/{name}" for name in entry.shortcuts}
+        rows = [r for r in board if r["benchmark"] == entry.name and r["model"] in names]
+        for row in rows:
+            chance, half = row.get("chance"), row["ci95"]
+            error = half / Z95 if half == half else math.nan
+            beats = chance is not None and error == error and row["value"] - chance > SHORTCUT_Z * error
+            row = {**row, "beats_chance": beats}
+            panels.setdefault(entry.name, []).append(row)
+        if entry.shortcuts and entry.name not in panels:
+            panels[entry.name] = []
+    return panels

@@ -43,7 +43,8 @@ def _table(rows: list[dict[str, Any]], columns: list[Column]) -> tuple[str, str]
 LEADERBOARD_COLUMNS = [
     Column("model", "model"),
     Column("headline", "headline (95 % CI)"),
-    Column("samples", "samples"),
+    Column("read", "answers unread / decided by a repair or fallback (shares)"),
+    Column("samples", "samples (distinct)"),
     Column("runs", "runs"),
     Column("published_shown", "published"),
     Column("setting", "setting"),
@@ -54,7 +55,11 @@ READING = (
     "files). The headline is a mean over every sample of those runs; ± is the half-width of its 95 % interval "
     "(normal approximation over samples; — with one sample). Higher is better on every headline. 'published' is "
     "the publishers' own number for the same model on the same data, where one exists; rows marked 'the "
-    "published number itself' are the publishers' results for other models, shown for reference. A run with "
+    "published number itself' are the publishers' results for other models, shown for reference. Beside each "
+    "headline: the share of answers that could not be read, and the share decided by a repair (StructuralEval's JSON "
+    "repair) or a fallback rule (SeeSim's rules 3–6 for a reply naming neither True nor False). Under each "
+    "leaderboard, the shortcut panel: what built-in models that never use the skill score on the same data, beside "
+    "the chance level where the score has one. A run with "
     "tools (-T tools=true) is its own protocol, in its own row: the table under a leaderboard gives its difference "
     "from the same model's other settings (tools minus the other), never mixed into published comparisons."
 )
@@ -83,7 +88,42 @@ def leaderboard_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
         else:
             published = "—"
         digest = f" (sha256 {row['data_sha256']})" if row["data_sha256"] else ""
-        rows.append({**row, "headline": headline, "published_shown": published, "data_shown": row["data"] + digest})
+        read = "—" if row.get("reference") else f"{row.get('unreadable', 0):.1%} / {row.get('repaired', 0):.1%}"
+        rows.append(
+            {
+                **row,
+                "headline": headline,
+                "read": read,
+                "published_shown": published,
+                "data_shown": row["data"] + digest,
+            }
+        )
+    return rows
+
+
+PANEL_COLUMNS = [
+    Column("model", "shortcut"),
+    Column("score", "score (95 % CI)"),
+    Column("chance_shown", "chance"),
+    Column("verdict", "against chance"),
+    Column("samples", "samples"),
+    Column("setting", "setting"),
+    Column("data", "data"),
+]
+
+
+def panel_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
+    """The benchmark's shortcut panel with its shown cells."""
+    rows = []
+    for row in report.shortcut_panels.get(benchmark, []):
+        ci, chance = row["ci95"], row.get("chance")
+        score = f"{row['metric']} {row['value']:.3f}" + ("" if ci != ci else f" ± {ci:.3f}")
+        if chance is None:
+            verdict = "no chance level: compare with the leaderboard"
+        else:
+            verdict = "BEATS CHANCE (by more than 2 SE)" if row["beats_chance"] else "within chance"
+        shown = "—" if chance is None else f"{chance:.3f}"
+        rows.append({**row, "score": score, "chance_shown": shown, "verdict": verdict})
     return rows
 
 
@@ -197,6 +237,23 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
         page.heading("## Leaderboard:", entry.title)
         if rows:
             page.table(None, rows, LEADERBOARD_COLUMNS)
+            repeated = sum(int(r.get("repeats") or 0) for r in rows)
+            if repeated:
+                page.note(
+                    f"warning: {repeated} samples were scored by more than one run of the same model and setting; "
+                    "each counts once (its latest score), and the intervals are over distinct samples."
+                )
+        if entry.shortcuts:
+            panel = panel_rows(report, entry.name)
+            if panel:
+                page.table(
+                    f"{entry.title}: what a model scores without the skill (the shortcut panel)", panel, PANEL_COLUMNS
+                )
+            else:
+                page.note(
+                    f"{entry.title}: no shortcut panel in these logs; `mechbench validate {entry.name} --shortcuts "
+                    "--log-dir LOGDIR` runs it (" + ", ".join(f"mechbench/{n}" for n in entry.shortcuts) + ")."
+                )
         compared = [_difference_row(r) for r in report.settings_compared if r["benchmark"] == entry.name]
         if compared:
             page.table("With tools against without (same model, same data)", compared, COMPARED_COLUMNS)

@@ -366,7 +366,7 @@ def _flow_rows(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
         ("Fluid", setup.fluid),
         ("Mean inflow", f"{run.inflow * units.velocity:.4g} m/s"),
         ("Reference length", f"{setup.length * (2 if setup.configuration == 'channel' else 1) * 1e3:.4g} mm"),
-        ("Analysis type", "transient" if units.transient else "steady (iterations)"),
+        ("Analysis type", "transient"),
         *flow_details(run, units),
     ]
 

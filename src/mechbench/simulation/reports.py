@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from mechbench.simulation import plane_stress as ps
-from mechbench.simulation.flow import FLUIDS, PRANDTL, SMAGORINSKY, FlowRun, mass_flows
+from mechbench.simulation.flow import FLUIDS, PRANDTL, FlowRun, mass_flows
 from mechbench.simulation.precision import ROUND_OFF
 from mechbench.simulation.structural import BUCKLING_SEARCH, StructuralRun
 from mechbench.simulation.units import AMBIENT, FlowUnits
@@ -66,7 +66,6 @@ class FluidLine:
 
     CASE = "Case"
     ENERGY = "Energy equation"
-    VISCOUS_MODEL = "Viscous model"
     ANALYSIS = "Analysis type"
     REYNOLDS = "Reynolds number"
     RICHARDSON = "Richardson number Gr/Re²"
@@ -243,7 +242,6 @@ def flow_details(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
     gradient = facts["gradient_ratio"] * 0.5 * units.pressure * run.inflow**2 / (run.scale * units.dx)  # Pa/m
     rows = [
         (f.REYNOLDS, f"{figure(facts['reynolds'])} ({_reynolds_basis(setup.configuration)})"),
-        (f.VISCOUS_MODEL, "LES, Smagorinsky" if facts["turbulence_model"] != "none (laminar)" else "laminar"),
     ]
     if facts["heated"]:
         rows.append((f.RICHARDSON, f"{figure(facts['richardson'])} (Grashof number {figure(facts['grashof'])})"))
@@ -316,12 +314,6 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
     pressure_scale = float(np.abs(pressure[fluid]).max()) or 1.0
     models = [
         ("Solver", "mechbench lattice Boltzmann, D2Q9, BGK collision, 2D"),
-        (
-            f.VISCOUS_MODEL,
-            f"LES, Smagorinsky sub-grid model (C_s = {SMAGORINSKY:.2f})"
-            if facts["turbulence_model"] != "none (laminar)"
-            else "laminar",
-        ),
         (f.ENERGY, "on (D2Q5 advection–diffusion)" if heated else "off (isothermal)"),
         ("Gravity", "9.81 m/s², Boussinesq buoyancy" if heated else "off"),
     ]
@@ -358,7 +350,7 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
         boundaries.append(("Step", f"no slip, height {figure(setup.length * 1e3, 'mm')}"))
     probe_x, probe_y = run.probe[1] * units.dx * 1e3, run.probe[0] * units.dx * 1e3
     run_info = [
-        (f.ANALYSIS, "transient" if units.transient else "steady (pseudo-time iterations to convergence)"),
+        (f.ANALYSIS, "transient"),
         ("Time step" if units.transient else "Pseudo time step", figure(units.dt, "s")),
         ("Steps run", str(run.steps)),
     ] + ([("Physical time simulated", figure(run.steps * units.dt, "s"))] if units.transient else [])

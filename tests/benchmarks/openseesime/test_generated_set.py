@@ -10,7 +10,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.openseesime.dataset import COLUMNS, open_openseesime, stream_questions
-from mechbench.benchmarks.openseesime.generated_set import bundled_set, rows
+from mechbench.benchmarks.openseesime.generated_set import VALUE_RANGE, bundled_set, rows
 from mechbench.core.errors import DataSourceError
 from mechbench.sources.resolve import bundled
 from mechbench.tasks import openseesime
@@ -26,8 +26,9 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_each_row_is_a_computed_fact_asked_on_the_media_that_shows_it(domain: str) -> None:
     root = bundled("seesim")
     manifest = json.loads((root / "generated.json").read_text())
-    asked = rows(root, domain)
-    assert len(asked) > 40 and {r["media_type"] for r in asked} == {"image", "video"}
+    every = rows(root, domain)
+    asked = [r for r in every if r["question_type"] != VALUE_RANGE]
+    assert len(asked) >= 18 and {r["media_type"] for r in every} == {"image", "video"}
     wording = {
         q["question"]: q["qid"]
         for q in json.loads((root / "benchmark" / "qa-benchmark-with-qids.json").read_text())[domain]["questions"]
@@ -50,9 +51,10 @@ def test_each_row_is_a_computed_fact_asked_on_the_media_that_shows_it(domain: st
         for qid, evidence in entry["evidence"].items()
         if qid in entry["answers"] and all(p.startswith("report") for p in evidence["shown_in"])
     ]
-    assert len(asked) == sum(len(e["answers"]) for k, e in manifest["files"].items() if k.startswith(domain)) - len(
+    available = sum(len(e["answers"]) for k, e in manifest["files"].items() if k.startswith(domain)) - len(
         reported_only
     )
+    assert available / 2 <= len(asked) <= available  # balanced: each question's surplus answers left out
 
 
 def test_the_bundled_shards_have_the_published_schema_and_are_built_once(cache: Path) -> None:

@@ -114,7 +114,7 @@ def test_published_video_frame_counts_per_file(published_seesim: Path) -> None:
 def test_random_baseline_is_seeded_and_files_filter(seesim_data: Path, tmp_path: Path) -> None:
     logs = [
         inspect_eval(
-            seesim(modality="text", domain="fluid", files="File_7,File_8", data=str(seesim_data)),
+            seesim(modality="text", domain="fluid", files="File_7,File_9", data=str(seesim_data)),
             model="mechbench/random",
             log_dir=str(tmp_path),
             display="none",
@@ -123,7 +123,7 @@ def test_random_baseline_is_seeded_and_files_filter(seesim_data: Path, tmp_path:
     ]
     answers = [[s.scores["seesim_scorer"].answer for s in sorted(log.samples, key=lambda s: s.id)] for log in logs]
     assert answers[0] == answers[1] and set(answers[0]) == {"True", "False"}
-    assert {s.metadata["file"] for s in logs[0].samples} == {"File_7", "File_8"}
+    assert {s.metadata["file"] for s in logs[0].samples} == {"File_7", "File_9"}
     assert "fluid_File_7" in _metrics(logs[0])
 
 
@@ -135,7 +135,9 @@ def test_missing_video_is_skipped_and_recorded(
     (copy / "data" / "fluid" / "videos" / "File_3.gif").unlink()  # fluid data File_3 is question file File_9
     task = seesim(modality="video", domain="fluid", data=str(copy))
     assert task.metadata["skipped_for_missing_media"] == ["fluid/File_9"]
-    assert {s.metadata["file"] for s in task.dataset} == {f"File_{k}" for k in (7, 8, 10, 11, 12)}
+    qa = json.loads((copy / "benchmark" / "qa-benchmark-with-qids.json").read_text())
+    asked = {name for name, entry in qa["fluid"]["files"].items() if entry["answers"] and name != "File_9"}
+    assert {s.metadata["file"] for s in task.dataset} == asked
     # Said on the console too (Inspect shows warnings), not only in the log.
     assert any("left out (fluid/File_9)" in r.getMessage() and r.levelname == "WARNING" for r in caplog.records)
 

@@ -44,7 +44,7 @@ def to_dataset(questions: list[Question], domain: str) -> MemoryDataset:
 
 @metric
 def openseesime_metrics() -> Metric:
-    """Accuracy overall and per question type; unanswered and budget-exhausted counts."""
+    """Accuracy overall and per question type; the shares of replies with no choice and cut off by the limit."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         if not scores:
@@ -55,10 +55,9 @@ def openseesime_metrics() -> Metric:
         out = {"accuracy": sum(s.score.as_float() for s in scores) / len(scores)}
         for kind, values in sorted(by_type.items()):
             out[f"accuracy_{kind}"] = sum(values) / len(values)
-        out["no_answer"] = float(sum((s.score.metadata or {}).get("outcome") == "no_answer" for s in scores))
-        out["budget_exhausted"] = float(
-            sum((s.score.metadata or {}).get("outcome") == "budget_exhausted" for s in scores)
-        )
+        outcomes = [(s.score.metadata or {}).get("outcome") for s in scores]
+        out["no_answer"] = outcomes.count("no_answer") / len(scores)
+        out["budget_exhausted"] = outcomes.count("budget_exhausted") / len(scores)
         return out
 
     return compute
@@ -85,7 +84,14 @@ def openseesime_scorer():
             value=1.0 if answer == target.text else 0.0,
             answer=answer,
             explanation=explanation,
-            metadata={"question_type": meta["question_type"], "outcome": outcome, "first_line": choice.line[:200]},
+            metadata={
+                "question_type": meta["question_type"],
+                "choices": len(meta["answer_choices"]),
+                "outcome": outcome,
+                "unreadable": outcome == "no_answer",
+                "repaired": False,  # a letter or a choice's exact text: nothing is guessed
+                "first_line": choice.line[:200],
+            },
         )
 
     return score

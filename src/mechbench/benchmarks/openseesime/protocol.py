@@ -12,6 +12,8 @@ import re
 import string
 from dataclasses import dataclass
 
+from mechbench.core.errors import BaselineInputError
+
 VIDEO_FRAMES = 8
 TEMPERATURE = 0.0
 LETTERS = string.ascii_uppercase
@@ -27,7 +29,7 @@ def prompt(question: str, choices: list[str]) -> str:
     """The question, the lettered choices, and the answer instruction."""
     lines = "\n".join(f"{letter(i)}. {choice}" for i, choice in enumerate(choices))
     return (
-        f"{question}\n\nAnswer choices:\n{lines}\n\n"
+        f"{question}\n\n{CHOICES_HEADING}\n{lines}\n\n"
         f"Answer with the letter of the correct choice ({letter(0)}–{letter(len(choices) - 1)}) on the first line."
     )
 
@@ -53,3 +55,19 @@ def parse_choice(reply: str, choices: list[str]) -> Choice:
         if lowered == choice.strip().lower().rstrip("."):
             return Choice(index, first)
     return Choice(None, first)
+
+
+_CHOICE_LINE = re.compile(r"^([A-Z])\. ", re.MULTILINE)
+CHOICES_HEADING = "Answer choices:"
+
+
+def is_choice_prompt(prompt: str) -> bool:
+    """The prompt asks an OpenSeeSimE multiple-choice question."""
+    return CHOICES_HEADING in prompt and bool(_CHOICE_LINE.search(prompt))
+
+
+def choice_count(prompt: str) -> int:
+    """How many choices an OpenSeeSimE prompt lists (a usage error for any other prompt)."""
+    if not is_choice_prompt(prompt):
+        raise BaselineInputError("this baseline answers multiple-choice questions only (OpenSeeSimE prompts)")
+    return len(_CHOICE_LINE.findall(prompt.split(CHOICES_HEADING, 1)[1]))

@@ -71,9 +71,16 @@ def figures(data: Rows) -> list[Picture]:
     return [("openseesime.png", "OpenSeeSimE by question type", accuracy_figure(data))]
 
 
+def chance(sample: Any) -> float | None:
+    """One over the question's number of choices."""
+    count = len((sample.metadata or {}).get("answer_choices") or [])
+    return 1 / count if count else None
+
+
 REPORT = ReportSpec(
     headline=accuracy_headline,
     setting=setting,
+    chance=chance,
     rows=rows,
     tables=tables,
     figures=figures,

@@ -8,20 +8,22 @@ from typing import Any
 
 from inspect_ai import eval as inspect_eval
 
-from mechbench.benchmarks.openseesime.baselines import BASELINES
+from mechbench.benchmarks.openseesime.baselines import BASELINES, SHORTCUTS
 from mechbench.benchmarks.openseesime.generated_set import write_openseesime
 from mechbench.benchmarks.openseesime.report import REPORT
 from mechbench.benchmarks.openseesime.task import openseesime
 from mechbench.registry import BenchmarkSpec, register
 
-DEMO_MODELS = ("mechbench/first-choice", "mechbench/random")
+DEMO_MODELS = ("mechbench/first-choice", "mechbench/last-choice", "mechbench/random", "mechbench/majority")
 
 
 def demo(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None]) -> list[Any]:
     """The bundled simulations asked as OpenSeeSimE questions, both domains, first-choice and random."""
-    step("OpenSeeSimE: the SeeSim simulations as multiple-choice questions, baselines first-choice and random")
+    step(
+        "OpenSeeSimE: the SeeSim simulations as multiple-choice questions, the shortcut panel " + ", ".join(DEMO_MODELS)
+    )
     tasks = [openseesime(domain=domain, data="bundled") for domain in ("structural", "fluid")]
-    return inspect_eval(tasks, model=list(DEMO_MODELS), max_tasks=4, **eval_kwargs)
+    return inspect_eval(tasks, model=list(DEMO_MODELS), max_tasks=8, **eval_kwargs)
 
 
 def derive(seesim_set: Path, out: Path) -> str:
@@ -41,6 +43,7 @@ SPEC = register(
         order=40,
         listing=Path(__file__).with_name("eval.yaml"),
         baselines=BASELINES,
+        shortcuts=SHORTCUTS,
         demo=demo,
         demo_models=", ".join(DEMO_MODELS),
         derives_from="seesim",

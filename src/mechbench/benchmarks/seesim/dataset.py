@@ -73,6 +73,8 @@ class Item(BaseModel):
     question: str
     answer: bool
     media: str
+    report: str | None = None
+    """The simulation's text report (what its details box prints), where the copy has one."""
 
 
 def benchmark_root(data: DataRoot | str | Path | None) -> Path:
@@ -149,13 +151,24 @@ def load_items(
             if files and file not in files:
                 continue
             media = _media(source, root, d, data_file_name(d, file), modality)
+            report = media if modality == "text" else _media(source, root, d, data_file_name(d, file), "text")
             if media is None:
                 skipped.append(f"{d}/{file}")
                 continue
             for qid, answer in entry.answers.items():
                 if qid not in text:
                     raise DataSourceError(f"{d}/{file}: answer for unknown question {qid}")
-                items.append(Item(domain=d, file=file, qid=qid, question=text[qid], answer=answer, media=str(media)))
+                items.append(
+                    Item(
+                        domain=d,
+                        file=file,
+                        qid=qid,
+                        question=text[qid],
+                        answer=answer,
+                        media=str(media),
+                        report=str(report) if report is not None else None,
+                    )
+                )
     if not items:
         raise DataSourceError(f"no SeeSim items for modality {modality}, domain {domain}, files {files or 'all'}")
     return items, skipped

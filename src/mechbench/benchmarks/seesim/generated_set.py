@@ -31,7 +31,7 @@ from mechbench.simulation.precision import rounded
 from mechbench.simulation.reports import flow_report, structural_report
 from mechbench.simulation.units import flow_units
 
-GENERATOR_VERSION = "2"
+GENERATOR_VERSION = "3"
 """Bumped whenever the same seed would give different simulations or answers."""
 MAX_DRAWS = 5
 DESCRIPTIONS = {
@@ -167,6 +167,7 @@ def write_seesim(
             "files": {},
         }
         manifest["derivations"][domain] = {r.qid: r.derivation for r in rules.RULES[domain]}
+    balance_answers(results, seed)
     for result in results:
         domain, index = result["domain"], result["index"]
         data_name, key = f"File_{index + 1}", question_file_key(domain, index)
@@ -176,12 +177,41 @@ def write_seesim(
         (base / "text" / f"{data_name}.txt").write_text(result["text"], encoding="utf-8")
         qa[domain]["files"][key] = {"answers": result["answers"]}
         manifest["files"][f"{domain}/{key}"] = {
-            k: result[k] for k in ("setup", "facts", "answers", "evidence", "not_asked")
+            k: result[k] for k in ("setup", "facts", "answers", "evidence", "not_asked", "balanced_out")
         }
     (out / "benchmark").mkdir(parents=True, exist_ok=True)
     (out / "benchmark" / BENCHMARK_FILE).write_text(json.dumps(qa, indent=1, sort_keys=True) + "\n")
     (out / "generated.json").write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return balance(qa)
+
+
+BALANCED_OUT = (
+    "not asked to keep this question's answers balanced in the set (its surplus {answer} answers, chosen by the "
+    "seed): no prior over the question can beat chance"
+)
+
+
+def balance_answers(results: list[dict[str, Any]], seed: int) -> None:
+    """Every question asked as often True as False over the set: each question's surplus answers, chosen by the
+    seed, are moved to ``not_asked`` (kept under ``balanced_out``, for priors learned from raw answers).
+
+    Per question, not only overall: then always-True, the per-question majority learned on any other set, and any
+    reader of the question text alone score exactly one half.
+    """
+    for domain in DOMAINS:
+        asked: dict[str, dict[bool, list[dict[str, Any]]]] = {}
+        for result in (r for r in results if r["domain"] == domain):
+            result.setdefault("balanced_out", {})
+            for qid, answer in result["answers"].items():
+                asked.setdefault(qid, {True: [], False: []})[bool(answer)].append(result)
+        for qid, split in sorted(asked.items()):
+            keep = min(len(split[True]), len(split[False]))
+            rng = random.Random(f"seesim:{GENERATOR_VERSION}:{seed}:{domain}:{qid}:balance")
+            for answer, found in split.items():
+                for result in rng.sample(found, len(found) - keep):
+                    result["balanced_out"][qid] = result["answers"].pop(qid)
+                    result["evidence"].pop(qid, None)
+                    result["not_asked"][qid] = BALANCED_OUT.format(answer=answer)
 
 
 def balance(qa: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from mechbench.benchmarks.seesim.dataset import Item
-from mechbench.benchmarks.seesim.parse import majority, parse_answer
+from mechbench.benchmarks.seesim.parse import FALLBACK_RULES, Parser, majority, parse_answer
 from mechbench.benchmarks.seesim.protocol import DOMAINS, PAIRS, QUESTION_TEMPLATE, VALIDATION
 from mechbench.benchmarks.seesim.video import extract_frames
 from mechbench.harness.reliability import generate_checked, model_generate_checked
@@ -25,11 +25,18 @@ def _question(item: Item) -> str:
     return QUESTION_TEMPLATE.format(question=item.question)
 
 
+def shortcut_context(item: Item) -> dict[str, Any]:
+    """What the built-in shortcut models read (message metadata, never sent to a model): the question's id and the
+    report whose lines the media's details box prints."""
+    return {"seesim_qid": item.qid, "seesim_domain": item.domain, "seesim_report": item.report}
+
+
 def frame_message(frame: str | Path, item: Item) -> ChatMessageUser:
     """One frame (inlined as a data URI: messages built in a solver are not materialised by Inspect)
     and the question, as for an image."""
     image = "data:image/jpeg;base64," + base64.b64encode(Path(frame).read_bytes()).decode("ascii")
-    return ChatMessageUser(content=[ContentImage(image=image), ContentText(text=_question(item))])
+    content: list[Content] = [ContentImage(image=image), ContentText(text=_question(item))]
+    return ChatMessageUser(content=content, metadata=shortcut_context(item))
 
 
 def to_sample(item: Item, modality: str, video_mode: str, fps: float, max_frames: int | None) -> Sample:
@@ -53,7 +60,7 @@ def to_sample(item: Item, modality: str, video_mode: str, fps: float, max_frames
         content = [ContentImage(image=frames[0]), ContentText(text=_question(item))]
     return Sample(
         id=f"{item.domain}/{item.file}/{item.qid}",
-        input=[ChatMessageUser(content=content)],
+        input=[ChatMessageUser(content=content, metadata=shortcut_context(item))],
         target="True" if item.answer else "False",
         metadata=metadata,
     )
@@ -65,7 +72,7 @@ def to_dataset(items: list[Item], modality: str, video_mode: str, fps: float, ma
 
 
 @solver
-def seesim_solver() -> Solver:
+def seesim_solver(parser: Parser = "published") -> Solver:
     """Ask once; for video as frames, ask once per frame (each frame as an image) and keep every answer."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -78,7 +85,7 @@ def seesim_solver() -> Solver:
         for frame in frames:
             output = await model_generate_checked(model, [frame_message(frame, item)])
             reply = split_reply(output.completion)
-            parsed = parse_answer(reply.answer)
+            parsed = parse_answer(reply.answer, parser)
             exhausted = budget_exhausted(output, reply)
             answers.append(
                 {
@@ -149,14 +156,16 @@ def seesim_metrics() -> Metric:
         exhausted = sum(bool((s.score.metadata or {}).get("budget_exhausted")) for s in scores)
         out["unparsable"] = float(sum(a is None for a, _ in answers.values()) - exhausted)
         out["budget_exhausted"] = float(exhausted)
+        out["fallback"] = sum(bool((s.score.metadata or {}).get("repaired")) for s in scores) / len(scores)
         return out
 
     return compute
 
 
 @scorer(metrics=[seesim_metrics()])
-def seesim_scorer() -> Any:
-    """Right or wrong by the published parsing rules; video frames decided by majority vote."""
+def seesim_scorer(parser: Parser = "published") -> Any:
+    """Right or wrong by the published parsing rules (or, ``strict``, only an explicit True or False); video frames
+    decided by majority vote. Each score records the rule that decided it and whether it was a fallback."""
 
     async def score(state: TaskState, target: Target) -> Score:
         truth = state.metadata["answer"]
@@ -166,13 +175,19 @@ def seesim_scorer() -> Any:
             exhausted = answer is None and all(f.get("budget_exhausted") for f in frames)
             how = f"majority of {len(frames)} frames" + (" (tie: no answer)" if answer is None else "")
             rule = None
+            fallback = any(f.get("rule") in FALLBACK_RULES for f in frames)
         else:
             # The answer is read after any inline reasoning (the log keeps the whole reply).
             reply = split_reply(state.output.completion)
             exhausted = budget_exhausted(state.output, reply)
-            parsed = parse_answer(reply.answer)
+            parsed = parse_answer(reply.answer, parser)
             answer, rule = (None, None) if exhausted else (parsed.answer, parsed.rule)
-            how = f"rule {rule}" if rule else "exact tie between 't' and 'f': no answer"
+            fallback = not exhausted and parsed.fallback
+            if parser == "strict":
+                how = "named it" if answer is not None else "strict parser: the reply names neither True nor False"
+            else:
+                how = f"rule {rule}" + (", a fallback: the reply names neither" if fallback else "")
+                how = how if rule else "exact tie between 't' and 'f': no answer"
         if exhausted:
             how = f"the output limit ran out before an answer {budget_note(state.output)}"
         label = {True: "True", False: "False", None: "budget exhausted" if exhausted else "unparsable"}[answer]
@@ -187,6 +202,9 @@ def seesim_scorer() -> Any:
                 "answer": answer,
                 "truth": truth,
                 "rule": rule,
+                "parser": parser,
+                "repaired": fallback,
+                "unreadable": answer is None and not exhausted,
                 "budget_exhausted": exhausted,
                 "frames": frames,
             },

@@ -27,8 +27,9 @@ def _modality(args: Mapping[str, Any]) -> str:
 
 
 def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
-    """Modality and output budget (domains pool into one row)."""
-    return f"{_modality(args)}, max_tokens {args.get('max_tokens', 'default')}"
+    """Modality, output budget and parser (domains pool into one row)."""
+    strict = ", strict parser" if (meta.get("parser") or args.get("parser")) == "strict" else ""
+    return f"{_modality(args)}, max_tokens {args.get('max_tokens', 'default')}{strict}"
 
 
 def rows(log: Any, run: Any) -> Rows:
@@ -110,6 +111,7 @@ def figures(data: Rows) -> list[Picture]:
 REPORT = ReportSpec(
     headline=accuracy_headline,
     setting=setting,
+    chance=lambda sample: 0.5,
     rows=rows,
     tables=tables,
     figures=figures,

@@ -263,7 +263,11 @@ def _converged(f: dict) -> Decision:
 
 def _thermal(f: dict) -> Decision:
     if not f["thermal"]:
-        return categorical(True, "no temperature change", _where(S.THERMAL_CONDITION))
+        return Decision(
+            None,
+            not_asked="no temperature change: the thermal condition line states it, so the question would test "
+            "reading a setting",
+        )
     return compared(
         f["thermal_share"],
         THERMAL_SHARE,
@@ -285,7 +289,11 @@ def _symmetric(f: dict) -> Decision:
 
 def _fatigue(f: dict) -> Decision:
     if f["loading"] != "cyclic":
-        return categorical(True, "the load is applied once (not cyclic)", _where(S.ANALYSIS))
+        return Decision(
+            None,
+            not_asked="the load is applied once: the analysis line states that no cycles load the part, so the "
+            "question would test reading a setting",
+        )
     if f["endurance_limit"] is None:
         return categorical(
             False, "cyclic load on a material without an endurance limit", _where(S.ANALYSIS, S.ENDURANCE)
@@ -367,8 +375,8 @@ STRUCTURAL_RULES = (
     Rule(
         "l24c0d81f81c4103083f",
         "Can thermal stresses be neglected here?",
-        f"the temperature field alone reaches less than {THERMAL_SHARE:.0%} of the peak stress (no temperature "
-        "change: True)",
+        f"the temperature field alone reaches less than {THERMAL_SHARE:.0%} of the peak stress (asked of parts whose "
+        "temperature changes)",
         _thermal,
     ),
     Rule(
@@ -425,7 +433,7 @@ STRUCTURAL_RULES = (
     Rule(
         "t02e8f52b69e2761861b",
         "Can fatigue be neglected for this part?",
-        "the load is not cyclic (True); cyclic on a material without an endurance limit (aluminium, glass: False); "
+        "asked of cyclic loads: a material without an endurance limit (aluminium, glass) cannot neglect it (False); "
         "else the stress amplitude against the endurance limit",
         _fatigue,
     ),
@@ -439,16 +447,22 @@ def _laminar(f: dict, laminar: bool) -> Decision:
         f["reynolds"],
         f["critical_reynolds"],
         "Reynolds number against the transition value of the configuration",
-        _where(F.REYNOLDS, F.VISCOUS_MODEL),
+        _where(F.REYNOLDS, F.CASE),
     )
     if decision.answer is None:
         return decision
     return Decision(decision.answer != laminar, decision.evidence)
 
 
+ISOTHERMAL = (
+    "an isothermal run: the report's energy setting states that temperature plays no part, so the question would "
+    "test reading a setting, not the flow"
+)
+
+
 def _natural_convection(f: dict, significant: bool) -> Decision:
     if not f["heated"]:
-        return categorical(not significant, "an isothermal flow: no temperature differences", _where(F.ENERGY))
+        return Decision(None, not_asked=ISOTHERMAL)
     decision = compared(
         f["richardson"],
         RICHARDSON,
@@ -477,7 +491,7 @@ def _steep_gradient(f: dict) -> Decision:
 
 def _thermal_effects(f: dict) -> Decision:
     if not f["heated"]:
-        return categorical(True, "an isothermal flow: no temperature differences", _where(F.ENERGY))
+        return Decision(None, not_asked=ISOTHERMAL)
     if f["richardson"] >= MARGIN * RICHARDSON:
         return Decision(
             False,
@@ -519,7 +533,7 @@ FLUID_RULES = (
     Rule(
         "x46c2d01f03c6546905f",
         "Does natural convection matter in this flow?",
-        f"the Richardson number Gr/Re² of the heated cylinder exceeds {RICHARDSON:g} (isothermal flows: False)",
+        f"the Richardson number Gr/Re² of the heated cylinder exceeds {RICHARDSON:g} (asked of heated flows)",
         lambda f: _natural_convection(f, significant=True),
     ),
     Rule(
@@ -549,14 +563,6 @@ FLUID_RULES = (
         lambda f: _laminar(f, laminar=False),
     ),
     Rule(
-        "ff4e0f19b81e4104783b",
-        "Is the simulation run as a transient analysis?",
-        "the run resolves physical time: every unsteady flow, and the steady ones the generator reports in time",
-        lambda f: categorical(
-            f["transient"], "how the run is reported: in physical time or as iterations", _where(F.ANALYSIS)
-        ),
-    ),
-    Rule(
         "hh6a2b01d03a6546905d",
         "Does the flow separate from a surface anywhere?",
         f"fluid next to a solid surface moves against the main flow at more than {SEPARATION:.0%} of the mean inflow "
@@ -571,7 +577,7 @@ FLUID_RULES = (
     Rule(
         "ii7b3c37e14b7767016e",
         "Can buoyancy be neglected in this flow?",
-        f"the Richardson number is at most {RICHARDSON:g} (isothermal flows: True)",
+        f"the Richardson number is at most {RICHARDSON:g} (asked of heated flows)",
         lambda f: _natural_convection(f, significant=False),
     ),
     Rule(
@@ -601,13 +607,17 @@ FLUID_RULES = (
     Rule(
         "ll0e6f65b47e0320349b",
         "Can thermal effects be neglected in this analysis?",
-        "an isothermal run (True); a heated cylinder whose buoyancy drives the flow, Richardson number at least "
-        f"{MARGIN * RICHARDSON:g} (False); a heated run with weak buoyancy is not asked",
+        "asked of heated flows: a heated cylinder whose buoyancy drives the flow, Richardson number at least "
+        f"{MARGIN * RICHARDSON:g}, cannot neglect it (False); a heated run with weak buoyancy is not asked",
         _thermal_effects,
     ),
 )
 
 NOT_ASKED = {
+    "ff4e0f19b81e4104783b": (
+        "transient analysis: every generated run is reported in physical time, and the report's analysis line states "
+        "it; asking it would test reading a setting"
+    ),
     "c39e5d0af86b2417593c": "contact/boundary enforcement: the solver always enforces its supports exactly",
     "j02a8b90d69a2760361d": "whether supports represent the real constraints: not a property of a computed field",
     "m35d1e36a92d5324194a": "torsion: plane stress has none, so it is always negligible",

@@ -17,6 +17,7 @@ from mechbench.benchmarks.seesim.dataset import (
 )
 from mechbench.benchmarks.seesim.inspect_parts import seesim_scorer, seesim_solver
 from mechbench.benchmarks.seesim.inspect_parts import to_dataset as seesim_dataset
+from mechbench.benchmarks.seesim.parse import Parser
 from mechbench.benchmarks.seesim.protocol import Domain, Modality
 from mechbench.core.errors import UsageError
 from mechbench.harness.task import TaskParts, benchmark_task
@@ -39,6 +40,7 @@ def seesim(
     max_frames: int | None = None,
     max_tokens: int = SEESIM_MAX_TOKENS,
     revision: str | None = None,
+    parser: Parser = "published",
     oracle: bool = False,
 ) -> TaskParts:
     """SeeSim: true/false questions about structural and fluid simulations.
@@ -57,6 +59,9 @@ def seesim(
             spends before it answers; ``-T max_tokens=512`` reproduces them).
         revision: branch, tag or commit of the publisher's repository (default: the pinned commit; the questions
             file is also checked against the verified copy's content hash).
+        parser: ``published`` (the guidelines' six rules: a reply naming neither True nor False is still decided by
+            its first letter or its letter counts, and the score says so) or ``strict`` (only a reply that names True
+            or False is an answer).
         oracle: answer every question with its ground truth, call no model (the top of the scale).
     """
     if fps <= 0 or (max_frames is not None and max_frames < 1):
@@ -86,8 +91,8 @@ def seesim(
         )
     return TaskParts(
         dataset=seesim_dataset(items, modality, video_mode, fps, max_frames),
-        solver=seesim_solver(),
-        scorer=seesim_scorer(),
+        solver=seesim_solver(parser),
+        scorer=seesim_scorer(parser),
         data=source,
         files=[questions_file(root)],
         max_tokens=max_tokens,
@@ -95,6 +100,7 @@ def seesim(
             "modality": modality,
             "domain": domain,
             "video_mode": video_mode,
+            "parser": parser,
             "fps": fps,
             "skipped_for_missing_media": skipped,
             "verified_copy": verified,

@@ -226,6 +226,8 @@ def _score_fn(
                 "valid_output_grid": result.valid_output_grid,
                 "invalid_reason": result.invalid_reason,
                 "outcome": "budget_exhausted" if exhausted else ("answered" if not invalid else "invalid"),
+                "unreadable": bool(invalid),
+                "repaired": False,  # the published parsers take a grid as written: nothing is repaired
                 "reasoning_removed": reply.had_reasoning,
                 "differing_cells": result.differing_cells,
                 "masked_cells": result.masked_cells,

@@ -15,7 +15,7 @@ from mechbench.benchmarks.sphyr.task import sphyr, sphyr_suite
 from mechbench.benchmarks.sphyr.tools import tool_script
 from mechbench.registry import BenchmarkSpec, ReplayReader, register
 
-DEMO_BASELINES = ("empty", "solid", "random")
+DEMO_BASELINES = ("empty", "solid", "random", "retrieval")
 
 
 def _published_results(path: Path) -> bool:
@@ -58,6 +58,7 @@ SPEC = register(
         order=20,
         listing=Path(__file__).with_name("eval.yaml"),
         baselines=BASELINES,
+        shortcuts=("empty", "solid", "random", "retrieval"),
         replay_readers=(ReplayReader(_published_results, published_completions),),
         demo=demo,
         demo_models="mechbench/" + ", ".join(DEMO_BASELINES) + " and mechbench/tool-demo with and without tools",

@@ -115,6 +115,12 @@ def run(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None]) 
         model_args={"file": str(replies)},
         **eval_kwargs,
     )
+    step("StructuralEval: the shortcut panel, mechbench/random and mechbench/template (they ignore the drawing)")
+    logs += inspect_eval(
+        structural_eval(data="bundled", max_retries=0),
+        model=["mechbench/random", "mechbench/template"],
+        **eval_kwargs,
+    )
     step(
         "StructuralEval, with and without tools: mechbench/tool-demo answers its planted mistake alone; with "
         "tools it solves and draws it, then submits the correction (a scripted agent: it measures nothing)"

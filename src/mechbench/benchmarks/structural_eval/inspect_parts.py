@@ -24,6 +24,8 @@ from mechbench.harness.replies import REPLAY_EXHAUSTED
 from mechbench.harness.tools import tool_loop
 
 ATTEMPTS_KEY = "structural_eval_attempts"
+UNREADABLE = ("unparsable", "invalid_model", "budget_exhausted")
+"""Outcomes of a reply that could not be read as a FrameCalc model."""
 
 
 def to_sample(task: StructuralTask, style: PromptStyle, official: OfficialProtocol | None = None) -> Sample:
@@ -282,6 +284,8 @@ def structural_scorer(partial_credit: PartialCredit = "best") -> Any:
             metadata={
                 "step": chosen["step"],
                 "outcome": chosen["outcome"],
+                "unreadable": chosen["outcome"] in UNREADABLE,
+                "repaired": "repaired" in str(chosen.get("found_in") or ""),
                 "partial_credit": partial_credit,
                 "attempts": [{k: v for k, v in a.items() if k != "answer_model"} for a in attempts],
                 "difficulty": state.metadata["difficulty"],

@@ -18,6 +18,7 @@ SPEC = register(
         task=structural_eval,
         report=REPORT,
         baselines=BASELINES,
+        shortcuts=("random", "template"),
         oracle_metric="weighted_accuracy",
         order=10,
         listing=Path(__file__).with_name("eval.yaml"),
