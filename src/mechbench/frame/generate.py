@@ -8,6 +8,9 @@ Five difficulty levels:
 4. portal frame with a hinge and an inclined roller, or a Pratt/Howe/Warren truss;
 5. two-bay frame with hinges and mixed loads, or a K truss.
 
+Trusses are trusses: triangulated, every member pinned at both ends, loaded only at the joints, and kept only if
+stable pin-jointed (checked by the solver). Frames join their members rigidly unless a hinge is drawn.
+
 Dimensions are whole or half metres, loads multiples of 5 kN (kN/m, kN·m). Every structure is solved
 and kept only if it is stable; the same seed gives the same structures.
 """
@@ -194,42 +197,57 @@ def _frame(rng: random.Random, difficulty: int) -> dict[str, Any]:
 
 
 def _truss(rng: random.Random, difficulty: int) -> dict[str, Any]:
+    """A triangulated truss, pin-jointed (every member end hinged), loaded at its joints: Pratt, Howe or Warren
+    (difficulty 4), K (difficulty 5). The generator keeps it only if it is stable pin-jointed."""
     b = _Builder()
     panels = rng.choice([4, 6]) if difficulty == 5 else rng.choice([3, 4])
     width, height = float(rng.choice([2, 3])), float(rng.choice([2, 3, 4]))
     style = "K" if difficulty == 5 else rng.choice(["Pratt", "Howe", "Warren"])
     bottom = [b.point(i * width, 0.0) for i in range(panels + 1)]
-    top = [b.point(i * width, height) for i in range(panels + 1)]
-    for i in range(panels):
-        b.link(bottom[i], bottom[i + 1])
-        b.link(top[i], top[i + 1])
     middle = panels / 2
-    if style == "K":
-        # Interior verticals are split at mid-height; from each mid point two diagonals run to the top and
-        # bottom of the neighbouring vertical on the support side.
-        b.link(bottom[0], top[0])
-        b.link(bottom[-1], top[-1])
-        mids = {i: b.point(i * width, height / 2) for i in range(1, panels)}
-        for i, mid in mids.items():
-            b.link(bottom[i], mid)
-            b.link(mid, top[i])
-            for j in (i - 1,) if i < middle else (i + 1,) if i > middle else (i - 1, i + 1):
-                b.link(mid, top[j])
-                b.link(mid, bottom[j])
-    else:
-        for i in range(panels + 1):
-            if style != "Warren" or i in (0, panels):
-                b.link(bottom[i], top[i])
+
+    def member(a: str, c: str) -> None:
+        b.link(a, c, "hinge", "hinge")
+
+    if style == "Warren":
+        # The classic Warren truss: top joints over the middle of each bottom panel, equilateral-ish triangles.
+        top = [b.point((i + 0.5) * width, height) for i in range(panels)]
         for i in range(panels):
-            if style == "Pratt":
-                b.link(top[i], bottom[i + 1]) if i < middle else b.link(bottom[i], top[i + 1])
-            elif style == "Howe":
-                b.link(bottom[i], top[i + 1]) if i < middle else b.link(top[i], bottom[i + 1])
-            else:
-                b.link(bottom[i], top[i + 1]) if i % 2 == 0 else b.link(top[i], bottom[i + 1])
+            member(bottom[i], bottom[i + 1])
+            member(bottom[i], top[i])
+            member(top[i], bottom[i + 1])
+            if i < panels - 1:
+                member(top[i], top[i + 1])
+        loaded = top
+    else:
+        top = [b.point(i * width, height) for i in range(panels + 1)]
+        for i in range(panels):
+            member(bottom[i], bottom[i + 1])
+            member(top[i], top[i + 1])
+        if style == "K":
+            # Interior verticals are split at mid-height; from each mid point two diagonals run to the top and
+            # bottom of the neighbouring vertical on the support side.
+            member(bottom[0], top[0])
+            member(bottom[-1], top[-1])
+            mids = {i: b.point(i * width, height / 2) for i in range(1, panels)}
+            for i, mid in mids.items():
+                member(bottom[i], mid)
+                member(mid, top[i])
+                for j in (i - 1,) if i < middle else (i + 1,) if i > middle else (i - 1, i + 1):
+                    member(mid, top[j])
+                    member(mid, bottom[j])
+        else:
+            for i in range(panels + 1):
+                member(bottom[i], top[i])
+            for i in range(panels):
+                if (style == "Pratt") == (i < middle):
+                    member(top[i], bottom[i + 1])
+                else:
+                    member(bottom[i], top[i + 1])
+        loaded = top[1:-1]
     b.support(bottom[0], "pin")
     b.support(bottom[-1], "roller")
-    for node in rng.sample(top[1:-1], k=min(2, len(top) - 2)):
+    for node in rng.sample(loaded, k=min(2, len(loaded))):
         b.force_at_point(node, _force(rng), 270.0)
     if difficulty >= 4:
         b.force_at_point(top[0], float(rng.choice([5, 10])), 0.0)

@@ -42,6 +42,8 @@ LOAD = "#c0392b"
 MOMENT = "#8e44ad"
 LABEL = "#1f4e9c"
 DIMENSION = "#555555"
+GUSSET = 0.45
+"""Leg of a rigid joint's gusset, in symbol sizes."""
 HINGE_NUDGE = 0.7
 """A partial hinge's circle sits this many radii into the released member (the joint stays inside it)."""
 LABEL_PAD_PX = 1.5
@@ -197,7 +199,9 @@ class _Drawing:
             if not hinged:
                 continue
             xy = self.points[pid]
-            if len(hinged) == len(items):
+            # Releasing all but one member end at a joint is the same joint as releasing all of them (unless a
+            # moment or a clamp acts there): one circle on the point, as a textbook draws a pin.
+            if len(hinged) >= len(items) - 1 and not self._turning_held(pid):
                 self.ax.add_patch(Circle(tuple(xy), r, facecolor="white", edgecolor=MEMBER, lw=1.8, zorder=5))
                 self.markers.append((xy.copy(), r, xy.copy()))
                 continue
@@ -211,6 +215,38 @@ class _Drawing:
                 centre = xy + d * HINGE_NUDGE * r
                 self.ax.add_patch(Circle(tuple(centre), r, facecolor="white", edgecolor=MEMBER, lw=1.8, zorder=5))
                 self.markers.append((centre, r, xy.copy()))
+
+    def _turning_held(self, pid: str) -> bool:
+        """A point moment acts at the point, or a support there holds its rotation."""
+        moment = any(isinstance(load, BendingMoment) and load.at.id == pid for load in self.model.loads)
+        clamp = any(s.at.id == pid and s.kind in ("fixed", "slider") for s in self.model.supports)
+        return moment or clamp
+
+    def rigid_joints(self) -> None:
+        """A small filled gusset in each corner where members meet rigidly at an angle, as textbooks mark a rigid
+        joint (a frame's corner); collinear members (a beam) and pinned ends get none."""
+        rigid: dict[str, list[np.ndarray]] = {}
+        for link in self.model.links:
+            for pid, other, end in ((link.a, link.b, link.endA), (link.b, link.a, link.endB)):
+                if end == "rigid":
+                    d = self.points[other] - self.points[pid]
+                    rigid.setdefault(pid, []).append(d / np.linalg.norm(d))
+        size = GUSSET * self.scale.symbol
+        for pid, directions in rigid.items():
+            if len(directions) < 2:
+                continue
+            angles = sorted(math.atan2(d[1], d[0]) for d in directions)
+            xy = self.points[pid]
+            for k, first in enumerate(angles):
+                second = angles[(k + 1) % len(angles)] + (2 * math.pi if k == len(angles) - 1 else 0.0)
+                if not 0.05 < second - first < math.pi - 0.05:  # collinear, or the outside of a corner
+                    continue
+                corners = [
+                    xy,
+                    xy + size * np.array([math.cos(first), math.sin(first)]),
+                    xy + size * np.array([math.cos(second), math.sin(second)]),
+                ]
+                self.ax.add_patch(Polygon(corners, closed=True, facecolor=MEMBER, edgecolor=MEMBER, lw=0.6, zorder=3))
 
     # -- supports ------------------------------------------------------------------------------------
     def supports(self) -> None:
@@ -412,7 +448,17 @@ class _Drawing:
         origin, unit, length = self._link_frame(load.at.id)
         direction, psi = self._direction(load)
         s1, s2 = load.fromStart, length - load.fromEnd
-        peak = max(abs(load.wStart), abs(load.wEnd), 1e-12)
+        # One scale for every line load of the drawing: a larger intensity is never drawn shorter than a smaller one.
+        peak = max(
+            (
+                abs(w)
+                for other in self.model.loads
+                if isinstance(other, DistributedLoad)
+                for w in (other.wStart, other.wEnd)
+            ),
+            default=1e-12,
+        )
+        peak = max(peak, 1e-12)
         count = max(4, round((s2 - s1) / self.scale.size * 16) + 1)
         t = np.linspace(0.0, 1.0, count)
         on_member = origin + np.outer(s1 + t * (s2 - s1), unit)
@@ -420,7 +466,7 @@ class _Drawing:
         if min(abs(load.wStart), abs(load.wEnd)) <= 1e-12:
             # Tapering to zero: depth proportional to the intensity, so the envelope is one straight line.
             depth = self.scale.arrow * 0.75 * np.abs(w) / peak
-        else:
+        else:  # rising with the intensity on the drawing's one scale, never too short to read
             depth = self.scale.arrow * 0.75 * (0.35 + 0.65 * np.abs(w) / peak)
         signed = (depth * np.sign(w))[:, None] * direction[None, :]
         # Arrows end on the member (pushing) unless that side is crowded and the other side is not;
@@ -672,6 +718,7 @@ def _drawn(model: dict[str, Any] | FrameModel, title: str | None, dimensions: bo
     """The finished drawing of ``model`` (figure and layout)."""
     drawing = _Drawing(FrameModel.parse(model), title, dimensions, point_ids)
     drawing.members()
+    drawing.rigid_joints()
     drawing.hinges()
     drawing.supports()
     drawing.loads()

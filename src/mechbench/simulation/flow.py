@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mechbench.core.precision import rounded
 from mechbench.simulation import lbm
-from mechbench.simulation.precision import rounded
 
 CONFIGURATIONS = ("channel", "cylinder", "step", "heated_cylinder")
 INFLOW_SPEED = {"channel": 0.035, "cylinder": 0.028, "step": 0.035, "heated_cylinder": 0.024}

@@ -16,9 +16,9 @@ import math
 
 import numpy as np
 
+from mechbench.core.precision import ROUND_OFF
 from mechbench.simulation import plane_stress as ps
 from mechbench.simulation.flow import FLUIDS, PRANDTL, FlowRun, mass_flows
-from mechbench.simulation.precision import ROUND_OFF
 from mechbench.simulation.structural import BUCKLING_SEARCH, StructuralRun
 from mechbench.simulation.units import AMBIENT, FlowUnits
 

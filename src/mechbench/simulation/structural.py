@@ -4,7 +4,7 @@ facts the SeeSim answers are read from (:mod:`mechbench.benchmarks.seesim.rules`
 Loads are static (a ramp), cyclic (two fully reversed cycles, quasi-static) or sudden (a Newmark transient).
 The plotted field is the one the material's failure criterion reads: von Mises stress for a ductile material,
 the largest principal stress for a brittle one. Facts are kept at the precision the model supports
-(:mod:`mechbench.simulation.precision`), so the same set-up gives the same facts on any machine.
+(:mod:`mechbench.core.precision`), so the same set-up gives the same facts on any machine.
 
 Kept as one module (~490 lines): the load history, the solves per frame and the checks (strength, buckling,
 fatigue, thermal share) feed one facts record and are reviewed together; the element and the buckling formulas
@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mechbench.core.precision import ROUND_OFF, ratio, rounded
 from mechbench.simulation import plane_stress as ps
 from mechbench.simulation.buckling import Mode, lateral_torsional, out_of_plane_euler
 from mechbench.simulation.materials import MATERIALS, Material
 from mechbench.simulation.parts import Part, make_part, walls_on_both_ends
-from mechbench.simulation.precision import ROUND_OFF, ratio, rounded
 
 LOADINGS = ("static", "cyclic", "impact")
 THERMAL = ("none", "uniform", "hot_spot")

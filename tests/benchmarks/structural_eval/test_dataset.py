@@ -89,4 +89,4 @@ def test_a_published_truths_largest_moment_is_the_true_peak(structural_data: Pat
         assert task.truth_max_moment == peak
         meta = json.loads((structural_data / "ground_truth_meta" / f"{task.id}.json").read_text())
         sampled = response_of(FrameModel.parse(raw), meta["solution"]).max_moment
-        assert sampled <= peak * (1 + 1e-9)  # the samples never exceed the peak; they may fall short
+        assert sampled <= peak * (1 + 1e-8)  # never above the peak (stored to 9 digits); they may fall short

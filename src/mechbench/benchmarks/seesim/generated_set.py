@@ -24,10 +24,10 @@ from mechbench.benchmarks.seesim.protocol import DOMAINS, FLUID_FILE_OFFSET
 from mechbench.benchmarks.seesim.scenarios import draw_setup, template_order
 from mechbench.core.errors import DataSourceError, MechbenchError
 from mechbench.core.executor import run_batch
+from mechbench.core.precision import rounded
 from mechbench.core.threads import one_blas_thread
 from mechbench.simulation import flow, structural
 from mechbench.simulation.media import flow_image, flow_video, structural_image, structural_video
-from mechbench.simulation.precision import rounded
 from mechbench.simulation.reports import flow_report, structural_report
 from mechbench.simulation.units import flow_units
 

@@ -8,6 +8,7 @@ from inspect_ai.model import ModelOutput
 from pydantic import BaseModel
 
 from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
+from mechbench.benchmarks.structural_eval.idealisations import AS_DRAWN, Idealisation, readings
 from mechbench.benchmarks.structural_eval.scoring import (
     FINDINGS,
     Response,
@@ -41,6 +42,9 @@ class Attempt(BaseModel):
     detail: str
     found_in: str | None = None
     answer_model: dict[str, Any] | None = None
+    idealisation: str | None = None
+    """The reading of the drawing the answer was judged against (``as drawn``, or for a truss ``pin-jointed`` /
+    ``rigid joints``): strict scoring accepts every correct idealisation."""
 
 
 def check_reply(
@@ -106,7 +110,7 @@ def _judge(reply: str, truth_model: FrameModel, truth: Response, *, tolerance: f
         )
     except UnstableStructureError as error:
         # The ladder still applies: its controlled variants may be stable (e.g. only a support is missing).
-        step = diagnose(truth_model, answer, tolerance, scoring)
+        step, reading = _best_step(truth_model, answer, tolerance, scoring)
         return Attempt(
             outcome="unstable",
             ratio=ladder_ratio(step),
@@ -114,20 +118,23 @@ def _judge(reply: str, truth_model: FrameModel, truth: Response, *, tolerance: f
             detail=str(error),
             found_in=found_in,
             answer_model=answer_json,
+            idealisation=reading,
             explanation=f"unstable structure ({error}); ladder reached {step}",
         )
     difference = compare(truth, got, tolerance, scoring)
-    if difference is None:
+    matched = AS_DRAWN if difference is None else _other_reading(truth_model, got, tolerance, scoring)
+    if matched is not None:
         return Attempt(
             outcome="correct",
             ratio=1.0,
             step="correct",
-            detail="reactions and largest moment match",
+            detail="reactions and largest moment match" + ("" if matched == AS_DRAWN else f" ({matched})"),
             found_in=found_in,
             answer_model=answer_json,
-            explanation=_CORRECT[scoring],
+            idealisation=matched,
+            explanation=_CORRECT[scoring] + ("" if matched == AS_DRAWN else f", modelled {matched}"),
         )
-    step = diagnose(truth_model, answer, tolerance, scoring)
+    step, reading = _best_step(truth_model, answer, tolerance, scoring)
     return Attempt(
         outcome="wrong",
         ratio=ladder_ratio(step),
@@ -135,5 +142,30 @@ def _judge(reply: str, truth_model: FrameModel, truth: Response, *, tolerance: f
         detail=FINDINGS[step],
         found_in=found_in,
         answer_model=answer_json,
+        idealisation=reading,
         explanation=f"wrong ({difference}); {FINDINGS[step]}",
     )
+
+
+def _readings(truth_model: FrameModel, scoring: Scoring) -> tuple[Idealisation, ...]:
+    """The drawing's correct readings the scoring accepts (the published rule: as drawn only)."""
+    every = readings(truth_model)
+    return every if scoring == "strict" else every[:1]
+
+
+def _other_reading(truth_model: FrameModel, got: Response, tolerance: float, scoring: Scoring) -> str | None:
+    """The name of another correct reading of the drawing the answer matches (None: none does)."""
+    for reading in _readings(truth_model, scoring)[1:]:
+        if reading.response is not None and compare(reading.response, got, tolerance, scoring) is None:
+            return reading.name
+    return None
+
+
+def _best_step(truth_model: FrameModel, answer: FrameModel, tolerance: float, scoring: Scoring) -> tuple[str, str]:
+    """The ladder step a wrong answer reaches against the reading of the drawing it comes closest to, so the
+    diagnosis never blames hinges for an accepted idealisation; (step, reading)."""
+    steps = [
+        (diagnose(reading.model, answer, tolerance, scoring), reading.name)
+        for reading in _readings(truth_model, scoring)
+    ]
+    return max(steps, key=lambda found: ladder_ratio(found[0]))

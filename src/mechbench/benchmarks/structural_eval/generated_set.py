@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mechbench.core.executor import run_batch
+from mechbench.core.precision import ROUND_OFF, rounded
 from mechbench.frame.generate import KINDS, generate_structure
 from mechbench.frame.render import render
 from mechbench.frame.solve import solve
@@ -30,8 +31,22 @@ def structural_task(job: tuple[int, int, int | None, tuple[str, ...], bool]) -> 
         "level": level,
         "model": model,
         "png": render(model),
-        "solution": {k: result[k] for k in keys},
+        "solution": _printed({k: result[k] for k in keys}),
     }
+
+
+TRUTH_DIGITS = 9
+"""Significant digits of a stored truth: far below the 5 % tolerance, far above the last bits that differ between
+machines (BLAS kernels), so the same seed writes the same bytes anywhere."""
+
+
+def _printed(solution: dict[str, Any]) -> dict[str, Any]:
+    """A solution's figures at :data:`TRUTH_DIGITS`; a reaction that cancels to round-off of the largest is 0."""
+    largest = max((abs(r["value"]) for r in solution.get("reactions", [])), default=0.0)
+    for reaction in solution.get("reactions", []):
+        if abs(reaction["value"]) < ROUND_OFF * largest:
+            reaction["value"] = 0.0
+    return rounded(solution, TRUTH_DIGITS)  # type: ignore[return-value]
 
 
 def write_structural(

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from typing import Literal
 
+from mechbench.benchmarks.structural_eval.scoring import Response, solve_response
 from mechbench.core.errors import MechbenchError
 from mechbench.frame import FrameModel
 
@@ -39,10 +40,12 @@ JointKind = Literal["hinge", "rigid"]
 
 @dataclass(frozen=True)
 class Idealisation:
-    """One correct reading of the drawing: its name and its model."""
+    """One correct reading of the drawing: its name, its model and (for the readings beside the drawing's own)
+    its solved response."""
 
     name: str
     model: FrameModel
+    response: Response | None = None
 
 
 def with_joints(model: FrameModel, kind: JointKind) -> FrameModel:
@@ -83,7 +86,7 @@ def _readings(truth_json: str) -> tuple[Idealisation, ...]:
     drawn = joints_of(truth)
     for name, model in ((PINNED, pinned), (RIGID, with_joints(truth, "rigid"))):
         if name != drawn:
-            readings.append(Idealisation(name, model))
+            readings.append(Idealisation(name, model, solve_response(model)))
     return tuple(readings)
 
 

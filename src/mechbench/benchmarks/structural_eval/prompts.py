@@ -19,9 +19,10 @@ Axes: x to the right, y up. Angles in degrees, counter-clockwise from +x. Moment
 "links": [{{"id": "L1", "a": "P1", "b": "P2", "E": {DEFAULT_E:.0f}, "A": {DEFAULT_A:.8f}, "Iz": {DEFAULT_IZ:.6e},
            "endA": "rigid", "endB": "rigid"}}, ...]
   A straight member from point a to point b. Use the section values above unless the drawing says otherwise.
-  Members meeting at a point are connected there. A hinge (internal pin) is written as "endA": "hinge" or
-  "endB": "hinge" on the link end(s) that are released at that point, never as a support. Do not hinge both
-  ends of every link at a joint that carries a point moment.
+  Members meeting at a point are connected there, rigidly unless the drawing shows a hinge. A hinge (internal
+  pin, drawn as a small open circle at the joint) is written as "endA": "hinge" or "endB": "hinge" on the link
+  end(s) released at that point, never as a support; a truss member pinned at both ends has both ends hinged.
+  Do not hinge both ends of every link at a joint that carries a point moment.
 "supports": [{{"id": "S1", "at": {{"type": "point", "id": "P1"}}, "kind": "pin", "angleDeg": 0}}, ...]
   kind is one of: "fixed" (no movement, no rotation), "pin" (no movement, free rotation), "roller"
   (holds the point only perpendicular to its rolling surface; angleDeg 0 = resting on horizontal ground),

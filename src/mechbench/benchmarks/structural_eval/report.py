@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from mechbench.benchmarks.structural_eval.idealisations import CONVENTIONS
 from mechbench.benchmarks.structural_eval.scoring import LADDER
 from mechbench.core.text import plain_text
 from mechbench.harness.figures import MAX_LABEL_CHARS, first_groups, png, short, side_by_side
@@ -205,5 +206,6 @@ REPORT = ReportSpec(
         ),
         ("unparsable", "replies with no FrameCalc JSON that could be read"),
         ("budget exhausted", "replies cut off by the output-token limit before an answer"),
+        *((f"convention: {name}", rule) for name, rule in CONVENTIONS),
     ),
 )

@@ -21,16 +21,16 @@ def significant(value: float, digits: int = FACT_DIGITS) -> float:
     return float(round(value, digits - 1 - math.floor(math.log10(abs(value)))))
 
 
-def rounded(value: object) -> object:
-    """Every float in ``value`` (lists, tuples and dicts walked) to :data:`FACT_DIGITS` significant digits."""
+def rounded(value: object, digits: int = FACT_DIGITS) -> object:
+    """Every float in ``value`` (lists, tuples and dicts walked) to ``digits`` significant digits (-0.0 as 0.0)."""
     if isinstance(value, bool):
         return value
     if isinstance(value, float):
-        return significant(value)
+        return significant(value, digits) + 0.0
     if isinstance(value, list | tuple):
-        return [rounded(v) for v in value]
+        return [rounded(v, digits) for v in value]
     if isinstance(value, dict):
-        return {k: rounded(v) for k, v in value.items()}
+        return {k: rounded(v, digits) for k, v in value.items()}
     return value
 
 
