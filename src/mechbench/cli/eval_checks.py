@@ -13,6 +13,7 @@ import os
 import re
 import socket
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from mechbench.core.errors import UsageError
@@ -158,3 +159,45 @@ def check_reachable(name: str, url: str, origin: str, timeout: float = REACH_TIM
             f"{name}: cannot reach {host}:{port} ({why}; address from {origin}); an API model needs the network "
             f"or a local server — check the address, or run {OFFLINE_MODELS}"
         ) from None
+
+
+MAX_LOG_HEADER_BYTES = 64 * 1024**2
+"""Bytes of a log's header mechbench reads to check what it would resume (a real header takes a few hundred KB)."""
+
+
+def check_resumable(log: str) -> None:
+    """Refuse to resume a log unless it is a regular log file of one of mechbench's registered tasks: resuming runs
+    the task the log names (a file named in it would be imported), so a log someone sends is code."""
+    import stat
+    import zipfile
+
+    from inspect_ai.log import read_eval_log
+
+    from mechbench.core.errors import DataSourceError
+
+    path = Path(log)
+    try:
+        mode = path.stat().st_mode
+    except OSError as error:
+        raise UsageError(f"log {log}: {error.strerror or error}") from None
+    if not stat.S_ISREG(mode):
+        raise UsageError(f"log {log} is not a regular file")
+    if zipfile.is_zipfile(path):
+        with zipfile.ZipFile(path) as archive:
+            sizes = {info.filename: info.file_size for info in archive.infolist()}
+        if sizes.get("header.json", 0) > MAX_LOG_HEADER_BYTES:
+            raise DataSourceError(f"log {log}: its header inflates to {sizes['header.json']} bytes; refused")
+    elif path.stat().st_size > MAX_LOG_HEADER_BYTES:
+        raise DataSourceError(f"log {log} is {path.stat().st_size} bytes, more than a resumable JSON log; refused")
+    try:
+        header = read_eval_log(str(path), header_only=True)
+    except Exception as error:  # not a log: one line, never a traceback
+        raise UsageError(f"log {log} cannot be read as an Inspect log ({type(error).__name__})") from None
+    task, file = str(header.eval.task), header.eval.task_file
+    registered = [f"mechbench/{name}" for name in task_names()]
+    if file or task not in registered:
+        named = f"task {task!r}" + (f" from file {file!r}" if file else "")
+        raise UsageError(
+            f"log {log} names {named}; mechbench eval-retry resumes only mechbench's registered tasks "
+            f"({', '.join(registered)}): resuming runs the code a log names"
+        )

@@ -119,7 +119,13 @@ def eval_retry_command(
     ctx: typer.Context,
     log: Annotated[str, typer.Argument(help="Log file of the interrupted or failed run.")],
 ) -> None:
-    """Resume a killed or failed run ('inspect eval-retry' with the same defaults): only unfinished samples run."""
+    """Resume a killed or failed run ('inspect eval-retry' with the same defaults): only unfinished samples run.
+    Only runs of mechbench's registered tasks are resumed (a log names the code that runs it)."""
     from mechbench.cli.eval_argv import eval_retry_argv
+    from mechbench.cli.eval_checks import check_resumable
 
+    try:
+        check_resumable(log)
+    except MechbenchError as error:
+        fail(str(error))
     _run_inspect(eval_retry_argv([log], list(ctx.args)))

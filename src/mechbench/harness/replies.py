@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from inspect_ai.model import ModelOutput
 
 REASONING_TAGS = ("think", "thinking", "reasoning", "thought")
-_CLOSED = re.compile(r"<(" + "|".join(REASONING_TAGS) + r")\b[^>]{0,200}>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
-_OPEN = re.compile(r"<(" + "|".join(REASONING_TAGS) + r")\b[^>]{0,200}>", re.IGNORECASE)
-_STRAY_CLOSE = re.compile(r"^.*?</(" + "|".join(REASONING_TAGS) + r")\s*>", re.IGNORECASE | re.DOTALL)
+# One scan finds every reasoning tag (bounded repetition: linear on any text); the pairing below walks that list
+# once, so a reply of a million tags costs what a million characters cost.
+_TAG = re.compile(r"<(/?)(" + "|".join(REASONING_TAGS) + r")\b[^>]{0,200}>", re.IGNORECASE)
 REPLAY_EXHAUSTED = "replay_exhausted"
 """Metadata key of a model output past the recorded replies (nothing to replay: not an answer); attempt loops stop
 there and keep the last recorded answer."""
@@ -39,18 +39,45 @@ def split_reply(text: str | None) -> Reply:
     """The answer part of ``text``: closed reasoning blocks removed, an unclosed one cut off with all after it.
 
     A reply that starts mid-reasoning and closes it (some servers drop the opening tag) keeps what follows the
-    closing tag.
+    closing tag. Linear in the reply's length whatever it holds.
     """
     text = text or ""
-    answer, closed = _CLOSED.subn("", text)
-    stray = _STRAY_CLOSE.match(answer)
-    stray = stray if stray and not _OPEN.search(answer[: stray.end()]) else None
-    if stray:
-        answer = answer[stray.end() :]
-    opened = _OPEN.search(answer)
-    if opened:
-        answer = answer[: opened.start()]
-    return Reply(answer=answer.strip(), had_reasoning=bool(closed or stray or opened), cut_in_reasoning=bool(opened))
+    kept: list[str] = []
+    position = 0
+    closed = stray = False
+    opened_at: int | None = None
+    open_name = ""
+    for match in _TAG.finditer(text):
+        start, end, closing, name = match.start(), match.end(), match.group(1) == "/", match.group(2).lower()
+        if opened_at is None:
+            if not closing:
+                kept.append(text[position:start])
+                opened_at, open_name = start, name
+            elif not stray:  # the first closing tag with nothing open: the reply began mid-reasoning
+                kept, position, stray = [], end, True
+        elif closing and name == open_name:
+            closed, opened_at, position = True, None, end
+    if opened_at is None:
+        kept.append(text[position:])
+    return Reply(
+        answer="".join(kept).strip(),
+        had_reasoning=bool(closed or stray or opened_at is not None),
+        cut_in_reasoning=opened_at is not None,
+    )
+
+
+def tagged_blocks(text: str, opening: str, closing: str) -> list[str]:
+    """The text between each ``opening`` marker and the next ``closing`` one (literal, case-insensitive), in order;
+    one linear scan however many markers the text holds."""
+    pattern = re.compile(f"({re.escape(opening)})|({re.escape(closing)})", re.IGNORECASE)
+    blocks, start = [], None
+    for match in pattern.finditer(text):
+        if match.group(1) is not None and start is None:
+            start = match.end()
+        elif match.group(2) is not None and start is not None:
+            blocks.append(text[start : match.start()])
+            start = None
+    return blocks
 
 
 def budget_exhausted(output: ModelOutput | None, reply: Reply) -> bool:

@@ -9,8 +9,11 @@ whitespace, with no extraction.
 from __future__ import annotations
 
 import re
+from collections import deque
 from dataclasses import dataclass
 from typing import Literal
+
+from mechbench.core.limits import MAX_GRID_SIDE
 
 Parser = Literal["current", "legacy"]
 PARSERS: tuple[Parser, ...] = ("current", "legacy")
@@ -18,6 +21,11 @@ PARSERS: tuple[Parser, ...] = ("current", "legacy")
 # A reply longer than this keeps only its end, where the final grid is: bounded work on any input.
 MAX_REPLY_CHARS = 1_000_000
 _TOKEN = re.compile(r"^[0-9.LVSlvs]+$")
+KEPT_ROWS = MAX_GRID_SIDE + 1
+"""Rows of a grid the parsers keep: one more than any SPhyR grid has, so an oversized block still reads as too tall
+(every published and generated grid is unchanged), and a reply of a million rows keeps no million lists."""
+MAX_ROW_CHARS = 8 * MAX_GRID_SIDE
+"""Characters of one grid row at the most (tokens of a few characters each)."""
 
 
 @dataclass(frozen=True)
@@ -58,18 +66,19 @@ def parse_reply(reply: str, parser: Parser = "current") -> ParsedReply:
     reply = reply[-MAX_REPLY_CHARS:]
     lines = reply.splitlines()
     if parser == "legacy":
-        rows = [line.split() for line in reply.strip().split("\n")] if reply.strip() else []
+        rows = [line.split() for line in reply.strip().split("\n", KEPT_ROWS)[:KEPT_ROWS]] if reply.strip() else []
         return ParsedReply(grid=rows, first_line=0 if rows else None)
-    block: list[list[str]] = []
+    # A block taller than any SPhyR grid keeps only its last rows (it reads as too tall either way).
+    block: deque[list[str]] = deque(maxlen=KEPT_ROWS)
     start: int | None = None
-    best: tuple[list[list[str]], int | None] = ([], None)
+    best: tuple[deque[list[str]], int | None] = (deque(), None)
     for index, line in enumerate(lines):
-        tokens = line.split()
+        tokens = line.split() if len(line) <= MAX_ROW_CHARS else []  # no grid row is longer
         if _grid_like(tokens):
             if not block:
                 start = index
             block.append(tokens)
             best = (block, start)
         else:
-            block = []
+            block = deque(maxlen=KEPT_ROWS)
     return ParsedReply(grid=[list(row) for row in best[0]], first_line=best[1])

@@ -14,12 +14,12 @@ import json_repair
 
 from mechbench.core import safejson
 from mechbench.core.errors import MechbenchError
+from mechbench.harness.replies import tagged_blocks
 
 # Replies longer than this are not structural models; bounding them bounds the repair work.
 MAX_REPLY_CHARS = 500_000
-_TAGGED = re.compile(r"<json>(.*?)</json>", re.DOTALL | re.IGNORECASE)
-_BOXED = re.compile(r"<\|begin_of_box\|>(.*?)<\|end_of_box\|>", re.DOTALL)
-_FENCED = re.compile(r"```[a-zA-Z]*\s*\n?(.*?)```", re.DOTALL)
+_LANGUAGE = re.compile(r"[a-zA-Z]{0,20}\s{0,20}")
+"""A fenced block's language tag and the blank after it."""
 # A FrameCalc model nests about five deep; repairing text nested far deeper costs seconds and cannot give a model.
 MAX_REPAIR_DEPTH = 64
 
@@ -45,10 +45,20 @@ def _bracket_depth(text: str) -> int:
     return deepest
 
 
+def _fenced(reply: str) -> list[str]:
+    """The contents of the reply's fenced code blocks (one split: linear however many fences it holds)."""
+    parts = reply.split("```")
+    return [_LANGUAGE.sub("", part, count=1) if _LANGUAGE.match(part) else part for part in parts[1:-1:2]]
+
+
 def _candidates(reply: str) -> list[tuple[str, str]]:
     found: list[tuple[str, str]] = []
-    for where, pattern in (("<json> tags", _TAGGED), ("box markers", _BOXED), ("a fenced block", _FENCED)):
-        found.extend((where, m.group(1)) for m in reversed(list(pattern.finditer(reply))))
+    for where, blocks in (
+        ("<json> tags", tagged_blocks(reply, "<json>", "</json>")),
+        ("box markers", tagged_blocks(reply, "<|begin_of_box|>", "<|end_of_box|>")),
+        ("a fenced block", _fenced(reply)),
+    ):
+        found.extend((where, block) for block in reversed(blocks))
     start, end = reply.find("{"), reply.rfind("}")
     if start >= 0 and end > start:
         found.append(("the outermost braces", reply[start : end + 1]))
