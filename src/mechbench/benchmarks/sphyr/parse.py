@@ -24,8 +24,6 @@ _TOKEN = re.compile(r"^[0-9.LVSlvs]+$")
 KEPT_ROWS = MAX_GRID_SIDE + 1
 """Rows of a grid the parsers keep: one more than any SPhyR grid has, so an oversized block still reads as too tall
 (every published and generated grid is unchanged), and a reply of a million rows keeps no million lists."""
-MAX_ROW_CHARS = 8 * MAX_GRID_SIDE
-"""Characters of one grid row at the most (tokens of a few characters each)."""
 
 
 @dataclass(frozen=True)
@@ -73,7 +71,7 @@ def parse_reply(reply: str, parser: Parser = "current") -> ParsedReply:
     start: int | None = None
     best: tuple[deque[list[str]], int | None] = (deque(), None)
     for index, line in enumerate(lines):
-        tokens = line.split() if len(line) <= MAX_ROW_CHARS else []  # no grid row is longer
+        tokens = line.split()  # linear in the reply, which is capped at MAX_REPLY_CHARS
         if _grid_like(tokens):
             if not block:
                 start = index
