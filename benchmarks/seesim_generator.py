@@ -6,8 +6,8 @@ In one run on this machine:
 - per family (structural finite elements, lattice-Boltzmann flow): the physics alone, and with the media and
   report written (what the generator does per simulation), one process;
 - the whole generator (``write_seesim``) with 1 and 2 worker processes, and with 2 beside a CPU-bound process;
-- the D2Q9 kernel against the peer: the usual numpy-vectorised D2Q9 BGK (roll-based streaming, bounce-back on a
-  mask) on the same lattice, in million lattice updates per second (MLUPS).
+- the D2Q9 kernel (TRT, interpolated bounce-back) against the peer: the usual numpy-vectorised D2Q9 BGK
+  (roll-based streaming, bounce-back on a mask) on the same lattice, in million lattice updates per second (MLUPS).
 Prints a table and writes JSON next to it.
 """
 
@@ -94,17 +94,17 @@ def _kernel_vs_peer(steps: int) -> list[dict]:
     from mechbench.simulation import lbm
     from mechbench.simulation.flow import FlowSetup, _geometry
 
-    solid, _, _, _ = _geometry(FlowSetup("cylinder", 100, 0.0, 0, "water", 0.02, False))
+    solid, _, _, _, q = _geometry(FlowSetup("cylinder", 100, 0.0, 0, "water", 0.02, False))
     ny, nx = solid.shape
     inlet = np.where(solid[:, 0], 0.0, 0.08)
     rho, ux, uy = np.ones((ny, nx)), np.zeros((ny, nx)), np.zeros((ny, nx))
     f = lbm.equilibrium(rho, ux, uy)
     out, temperature = np.empty_like(f), np.zeros((ny, nx))
     sources = lbm.pull_sources(solid)
-    lbm.flow_step(f, out, solid, sources, inlet, 0.53, 0.0, 0.0, temperature, rho, ux, uy)
+    lbm.flow_step(f, out, solid, sources, q, inlet, 0.53, 0.0, temperature, rho, ux, uy)
     start = time.perf_counter()
     for _ in range(steps):
-        lbm.flow_step(f, out, solid, sources, inlet, 0.53, 0.0, 0.0, temperature, rho, ux, uy)
+        lbm.flow_step(f, out, solid, sources, q, inlet, 0.53, 0.0, temperature, rho, ux, uy)
         f, out = out, f
     mine = steps * nx * ny / (time.perf_counter() - start) / 1e6
     g = lbm.equilibrium(np.ones((ny, nx)), np.zeros((ny, nx)), np.zeros((ny, nx)))

@@ -315,3 +315,55 @@ def test_every_shortcut_is_at_chance_on_a_fresh_seed_with_200_questions(
         task_args = {"data": str(tmp_path / "openseesime" / domain), "domain": domain}
         within_chance(run_shortcuts("openseesime", task_args, tmp_path / f"logs-{domain}"))
     assert sum(len(rows(out, domain)) for domain in ("structural", "fluid")) >= 200
+
+
+def _report(folder: Path, key: str) -> tuple[str, str, int]:
+    domain, name = key.split("/")
+    index = int(name.split("_")[1]) - 1 - (6 if domain == "fluid" else 0)
+    return domain, (folder / "data" / domain / "text" / f"File_{index + 1}.txt").read_text(), index
+
+
+def test_no_report_states_what_no_part_or_flow_can_do(forty: tuple[Path, dict]) -> None:
+    """The defects two engineers found in generated sets (#41), checked on every simulation of a fresh seed."""
+    import math
+    import random
+    import re
+
+    from mechbench.simulation.materials import KELVIN, MATERIALS
+    from mechbench.simulation.parts import make_part
+
+    folder, _ = forty
+    manifest = json.loads((folder / "generated.json").read_text())
+    struck = 0
+    for key, entry in manifest["files"].items():
+        domain, report, index = _report(folder, key)
+        assert report.splitlines()[0] == f"Simulation report: File_{index + 1}", key  # its own file's name
+        # Round-off printed as a value (the engineers found 1.176e-12 MPa and 1.4e-12 %); physical figures in SI
+        # units go as low as 1e-10 m/s (a steady probe), never to 1e-12.
+        assert not re.search(r"\de-(1[2-9]|[2-9]\d)\b", report), key
+        if domain == "fluid":
+            assert not re.search(r"\bLES\b|Smagorinsky|k-epsilon|k-omega", report), key
+            assert "no turbulence model" in report
+            continue
+        facts, setup = entry["facts"], entry["setup"]
+        material = MATERIALS[setup["material"]]
+        assert "6-node triangle" in report and "conforming to the true outline" in report
+        assert facts["temperature_peak"] + KELVIN <= 0.5 * (material.melting_point + KELVIN) + 1e-6, key
+        if facts["loading"] == "impact" and not facts["rigid_body_motion"]:
+            struck += 1  # a linear step response is at most twice the static one
+            assert facts["plotted_peak"] <= 2 * facts["static_peak_stress"], key
+            assert facts["max_displacement"] <= 2 * facts["static_displacement"], key
+        part = make_part(setup["kind"], random.Random(setup["part_seed"]), setup["cells_across"])
+        if facts["rigid_body_motion"]:  # a free–free block's first period is 2L/c
+            wave = 2 * part.width / math.sqrt(material.young / material.density)
+            assert facts["first_period"] == pytest.approx(wave, rel=0.05), key
+            assert facts["load_over_mass"] <= 20 * 9810 * 1.0001, key  # a machine part's, not 44,000 g
+        elif setup["kind"] == "cantilever":  # its first bending mode (shear makes a stubby beam a little slower)
+            inertia, area = part.thickness * part.depth**3 / 12, part.thickness * part.depth
+            beam = (
+                1.875104**2
+                / (2 * math.pi)
+                * math.sqrt(material.young * inertia / (material.density * area * part.width**4))
+            )
+            assert 1 / facts["first_period"] == pytest.approx(beam, rel=0.08), key
+    assert struck >= 2

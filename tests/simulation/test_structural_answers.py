@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from mechbench.benchmarks.seesim.rules import answers, not_asked
@@ -48,25 +49,28 @@ def simulate(
 
 
 def test_a_ductile_plate_loaded_past_yield_is_plastic_and_unsafe() -> None:
-    run, a = simulate("plate_hole", STEEL, fos=0.5, cells=16)
+    run, a = simulate("plate_hole", STEEL, fos=0.35, cells=6)
     assert a["plastic"] is True and a["nonlinear"] is True and a["exceeds_limits"] is True
     assert a["residual"] is True and a["fos_above_1"] is False
-    assert run.facts["plastic_fraction"] > 0.15 and a["elastic"] is False  # a third of the plate yields
+    assert run.facts["plastic_fraction"] > 0.15 and a["elastic"] is False  # a fifth of the plate yields
+    # The net section is past its plastic capacity: the linear result says so in one line.
+    assert "would collapse" in run.facts["limit_note"]
     # Yielding round the hole only: whether that is "mainly elastic" is a judgement call, so it is not asked.
-    run, a = simulate("plate_hole", STEEL, fos=0.62, cells=16)
+    run, a = simulate("plate_hole", STEEL, fos=0.62, cells=6)
     assert a["plastic"] is True and run.facts["plastic_fraction"] < 0.1 and a["elastic"] is None
-    _, a = simulate("plate_hole", STEEL, fos=2.5, cells=16)
+    _, a = simulate("plate_hole", STEEL, fos=2.5, cells=6)
     assert a["plastic"] is False and a["nonlinear"] is False and a["exceeds_limits"] is False
     assert a["residual"] is False and a["elastic"] is True and a["fos_above_1"] is True
 
 
 def test_close_calls_are_not_asked() -> None:
-    run, a = simulate("plate_hole", STEEL, fos=1.1, cells=16)  # within a factor 1.5 of the limit
+    run, a = simulate("plate_hole", STEEL, fos=1.1, cells=6)  # within a factor 1.5 of the limit
     assert a["exceeds_limits"] is a["fos_above_1"] is a["plastic"] is a["nonlinear"] is None
     reasons = not_asked("structural", run.facts)
     assert "too close to call" in reasons[Q["exceeds_limits"]]
-    # Clear of the limit on this mesh, not on one with half the element size (the hole's peak is not converged).
-    run, a = simulate("plate_hole", STEEL, fos=1.8, cells=16)
+    # Clear of the limit on this mesh, not on one with half the element size (a clamped corner's peak grows with
+    # refinement: the corner of a fully held edge is a stress singularity).
+    run, a = simulate("cantilever", STEEL, fos=1.55, cells=4)
     assert run.facts["failure_index"] <= 1 / 1.5 < run.facts["failure_index_fine"] and a["exceeds_limits"] is None
     assert "the mesh is too coarse to call it" in not_asked("structural", run.facts)[Q["exceeds_limits"]]
 
@@ -79,24 +83,23 @@ def test_a_uniformly_yielding_bar_is_plastic_and_not_mainly_elastic() -> None:
 
 
 def test_brittle_glass_fractures_without_plasticity_and_is_judged_by_principal_stress() -> None:
-    run, a = simulate("plate_hole", GLASS, fos=0.5, cells=16)
+    run, a = simulate("plate_hole", GLASS, fos=0.5, cells=6)
     assert a["exceeds_limits"] is True and a["fos_above_1"] is False
     assert a["ductile"] is False and a["von_mises"] is False
     # It cracks: "primarily elastic", "plastic deformation" and "material nonlinearity" all presume otherwise.
     assert a["elastic"] is None and a["plastic"] is None and a["nonlinear"] is None
     assert run.field_name == "maximum principal" and run.field_limit == 45.0
-    _, a = simulate("plate_hole", GLASS, fos=2.0, cells=16)
+    _, a = simulate("plate_hole", GLASS, fos=2.0, cells=6)
     assert a["plastic"] is False and a["elastic"] is True and a["residual"] is False
-    _, a = simulate("plate_hole", STEEL, fos=0.5, cells=16)
+    _, a = simulate("plate_hole", STEEL, fos=0.5, cells=6)
     assert a["ductile"] and a["von_mises"]
 
 
 def _strut_seed(thick_and_short: bool) -> str:
     for k in range(400):
-        run = run_structural(StructuralSetup("column", STEEL, 2, "static", "none", False, 2.0, f"{k}"))
-        rows, cols = run.part.solid.shape
-        stocky = run.part.thickness == run.part.depth and cols / rows < 4
-        slender = cols / rows > 15
+        run = run_structural(StructuralSetup("column", STEEL, 4, "static", "none", False, 2.0, f"{k}"))
+        stocky = run.part.thickness == run.part.depth and run.part.width / run.part.depth < 4
+        slender = run.part.width / run.part.depth > 15
         if stocky if thick_and_short else slender:
             return f"{k}"
     raise AssertionError("no such strut among 400 seeds")
@@ -133,12 +136,13 @@ def test_reactions_balance_static_loads_but_not_a_struck_part_and_a_free_block_m
     assert a["converged"] is None  # no static problem to refine: the question is not asked of it
 
 
-def test_a_coarse_mesh_fails_the_convergence_check_and_a_fine_one_passes() -> None:
-    run, a = simulate("cantilever", STEEL, cells=2)
-    coarse, fine = run.facts["energy_mesh"]
-    assert not a["converged"] and abs(coarse - fine) / fine > 0.03
-    _, a = simulate("cantilever", STEEL, cells=16)
-    assert a["converged"] is True
+def test_convergence_reads_the_peak_as_well_as_the_energy() -> None:
+    # A clamped edge's corners are stress singularities: the energy converges, the peak does not.
+    run, a = simulate("cantilever", STEEL, cells=4)
+    assert run.facts["energy_change"] < 0.01 < 0.045 < run.facts["peak_change"] and a["converged"] is False
+    # A filleted bracket's peak converges on quadratic triangles.
+    run, a = simulate("bracket", STEEL, cells=4)
+    assert run.facts["peak_change"] < 0.02 and run.facts["energy_change"] < 0.02 and a["converged"] is True
     run, a = simulate("bar", STEEL, cells=4)  # uniform stress: any mesh is exact, and the refinement shows it
     assert run.facts["energy_change"] == 0.0 and a["converged"] is True
 
@@ -147,14 +151,15 @@ def test_thermal_stress_needs_restraint_or_an_uneven_temperature() -> None:
     _, a = simulate("bar", STEEL, fos=1.5, cells=4, thermal="uniform", restrained=True)
     assert not a["thermal_negligible"] and a["uniform"] and a["symmetric"] and not a["bending"]
     run, a = simulate("bar", STEEL, fos=1.5, cells=4, thermal="uniform", restrained=False)
-    assert a["thermal_negligible"] and run.facts["thermal_share"] < 1e-6  # free to expand: no stress at all
-    run, a = simulate("plate_hole", STEEL, fos=3.0, cells=16, thermal="hot_spot")
+    assert a["thermal_negligible"] and run.facts["thermal_share"] == 0  # free to expand: no stress at all
+    assert run.facts["thermal_peak_stress"] == 0  # the solver's round-off is not printed as a stress
+    run, a = simulate("plate_hole", STEEL, fos=3.0, cells=6, thermal="hot_spot")
     assert run.facts["thermal_share"] > 0
 
 
 def _plate_seed(central: bool) -> str:
     for k in range(100):
-        run = run_structural(StructuralSetup("plate_hole", STEEL, 8, "static", "none", False, 2.0, f"{k}"))
+        run = run_structural(StructuralSetup("plate_hole", STEEL, 4, "static", "none", False, 2.0, f"{k}"))
         if ("central" in run.part.title) == central:
             return f"{k}"
     raise AssertionError("no such plate among 100 seeds")
@@ -163,9 +168,9 @@ def _plate_seed(central: bool) -> str:
 def test_bending_and_symmetry() -> None:
     _, a = simulate("cantilever", STEEL, cells=8)
     assert a["bending"] and not a["symmetric"] and not a["uniform"]
-    _, a = simulate("plate_hole", STEEL, cells=16, seed=_plate_seed(central=True))
+    _, a = simulate("plate_hole", STEEL, cells=6, seed=_plate_seed(central=True))
     assert a["symmetric"] and not a["bending"] and not a["uniform"]
-    _, a = simulate("plate_hole", STEEL, cells=16, seed=_plate_seed(central=False))
+    _, a = simulate("plate_hole", STEEL, cells=6, seed=_plate_seed(central=False))
     assert not a["symmetric"]
     _, a = simulate("bar", STEEL, cells=4)
     assert a["symmetric"] and a["uniform"] and not a["bending"]
@@ -185,3 +190,17 @@ def test_fatigue_is_negligible_only_for_steady_loads_or_amplitudes_below_the_end
 ) -> None:
     _, a = simulate("bar", material, fos=fos, cells=4, loading=loading)
     assert a["fatigue_negligible"] is negligible
+
+
+def test_holes_and_notches_are_meshed_on_their_true_outline_with_four_elements_across() -> None:
+    import math
+
+    run, _ = simulate("plate_hole", STEEL, cells=4, seed=_plate_seed(central=True))
+    ((cx, cy, radius),) = run.part.shape.holes
+    distance = np.hypot(run.vertices[0] - cx, run.vertices[1] - cy)
+    on_hole = distance < radius + 0.25 * run.part.shape.size
+    # Every vertex of the hole's edge sits on the circle (within the sagitta of one of its 64+ chords), none on a
+    # staircase of square cells.
+    assert on_hole.sum() >= 64
+    assert np.all(distance[on_hole] >= radius * math.cos(math.pi / 64) - 1e-9)
+    assert run.part.shape.size <= run.part.thinnest / 4 + 1e-12  # at least 4 elements across the ligament

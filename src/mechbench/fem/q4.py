@@ -1,11 +1,12 @@
-"""The bilinear plane-stress element (Q4) on a grid of square cells: its stiffness, strain and initial-stress
-matrices, and the DOF bookkeeping of a rows × cols grid.
+"""The bilinear plane-stress element (Q4) on a grid of square cells: its stiffness matrix, and the DOF bookkeeping
+of a rows × cols grid.
 
 One element per cell, 2×2 Gauss integration (exact for this element); nodes numbered row by row over
 (rows + 1) × (cols + 1), row 0 at the top, two DOFs (x, y) per node with +y down the grid; element corners TL, TR,
-BR, BL. For a square plane-stress element the stiffness does not depend on the cell size. Both the topology
-optimiser (:mod:`mechbench.topopt`) and the simulation generator (:mod:`mechbench.simulation.plane_stress`) build
-on this module.
+BR, BL. For a square plane-stress element the stiffness does not depend on the cell size. The topology optimiser
+(:mod:`mechbench.topopt`) and SPhyR's physics tools build on this module: SPhyR's published model is this raster of
+squares. (The SeeSim generator meshes true outlines with quadratic triangles instead:
+:mod:`mechbench.simulation.elastic`.)
 """
 
 from __future__ import annotations
@@ -85,30 +86,3 @@ def element_dofs(rows: int, cols: int) -> np.ndarray:
 def d_matrix(nu: float) -> np.ndarray:
     """Plane-stress elasticity matrix for E = 1."""
     return np.array([[1, nu, 0], [nu, 1, 0], [0, 0, (1 - nu) / 2]]) / (1 - nu * nu)
-
-
-@lru_cache(maxsize=1)
-def centre_b() -> np.ndarray:
-    """Strain-displacement matrix of a unit square at its centre (also its area average)."""
-    b = np.zeros((3, 8))
-    dx, dy = SIGNS[:, 0] / 2, SIGNS[:, 1] / 2
-    b[0, 0::2] = dx
-    b[1, 1::2] = dy
-    b[2, 0::2] = dy
-    b[2, 1::2] = dx
-    return b
-
-
-@lru_cache(maxsize=1)
-def geometric_blocks() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """∫ ∂Ni/∂x ∂Nj/∂x, ∫ ∂Ni/∂y ∂Nj/∂y and the symmetric cross term over a unit square (2×2 Gauss, exact)."""
-    g = 1 / math.sqrt(3)
-    hxx, hyy, hxy = np.zeros((4, 4)), np.zeros((4, 4)), np.zeros((4, 4))
-    for xi in (-g, g):
-        for eta in (-g, g):
-            dx = SIGNS[:, 0] * (1 + SIGNS[:, 1] * eta) / 2  # ∂N/∂x on a unit square (dξ/dx = 2)
-            dy = SIGNS[:, 1] * (1 + SIGNS[:, 0] * xi) / 2
-            hxx += np.outer(dx, dx) / 4  # Gauss weight 1 × det J = 1/4
-            hyy += np.outer(dy, dy) / 4
-            hxy += (np.outer(dx, dy) + np.outer(dy, dx)) / 4
-    return hxx, hyy, hxy

@@ -3,7 +3,7 @@ lateral-torsional buckling of beams bent in their plane (closed forms, mm, N, MP
 
 A part of thickness ``t`` modelled in plane stress is a plate seen edge-on: bending out of its plane has the weak
 second moment ``w t³ / 12`` of a member ``w`` wide, and a deep narrow beam bent in its plane can twist sideways.
-The in-plane modes come from the finite-element buckling analysis (:func:`mechbench.simulation.plane_stress.
+The in-plane modes come from the finite-element buckling analysis (:meth:`mechbench.simulation.elastic.Model.
 buckling_factor`); these formulas add what the model leaves out, so that the smallest load factor of all is
 the part's buckling load factor.
 """

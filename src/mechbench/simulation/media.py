@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image
 
-from mechbench.simulation import plane_stress as ps
 from mechbench.simulation.flow import FlowRun
 from mechbench.simulation.reports import flow_details, material_lines, structural_details
 from mechbench.simulation.structural import StructuralRun
@@ -34,6 +33,8 @@ DPI = 100
 FRAME_MS = 250
 DETAILS_WIDTH = 58
 """Characters per line of the details box."""
+LINE_HEIGHT = 0.125
+"""Inches per line of the details box (6.5 pt monospace)."""
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -90,12 +91,22 @@ def _colour_bar(fig: Figure, mappable: object, ax: Axes, label: str) -> None:
     bar.ax.tick_params(labelsize=7)
 
 
-def _details(ax: Axes, title: str, rows: list[tuple[str, str]]) -> None:
-    """A details box: one line per figure, wrapped to the box's width."""
-    ax.axis("off")
+def _detail_lines(title: str, rows: list[tuple[str, str]]) -> list[str]:
     lines = [title, ""]
     for label, value in rows:
         lines += textwrap.wrap(f"{label}: {value}", DETAILS_WIDTH, subsequent_indent="    ")
+    return lines
+
+
+def details_height(title: str, rows: list[tuple[str, str]]) -> float:
+    """Inches of figure the details box needs to print every line."""
+    return 0.8 + LINE_HEIGHT * len(_detail_lines(title, rows))
+
+
+def _details(ax: Axes, title: str, rows: list[tuple[str, str]]) -> None:
+    """A details box: one line per figure, wrapped to the box's width."""
+    ax.axis("off")
+    lines = _detail_lines(title, rows)
     ax.text(0.0, 1.0, "\n".join(lines), va="top", ha="left", family="monospace", fontsize=6.5, transform=ax.transAxes)
 
 
@@ -115,15 +126,15 @@ def _beside(left: Image.Image, right: Image.Image) -> Image.Image:
 
 def _deformation_scale(run: StructuralRun) -> float:
     """Displacements drawn at a scale that makes the largest 4 % of the part's size (as post-processors do)."""
-    peak = max(float(np.abs(u).max()) for _, u, _ in run.frames)
-    size = max(run.part.solid.shape) * run.part.h
+    peak = max(float(np.hypot(*frame.displacement).max()) for frame in run.frames)
+    size = max(run.part.width, run.part.height)
     return 0.04 * size / peak if peak > 0 else 0.0
 
 
 def structural_scale(run: StructuralRun) -> tuple[float, float]:
     """The colour scale of a run's image and animation: the plotted field over every frame (the shown instant is
     one of them)."""
-    values = [run.plotted(s)[run.part.solid] for _, _, s in run.frames]
+    values = [run.plotted(frame.stress) for frame in run.frames]
     high = max(float(v.max()) for v in values)
     low = min(0.0, min(float(v.min()) for v in values))
     return low, high if high > low else low + 1.0
@@ -131,12 +142,12 @@ def structural_scale(run: StructuralRun) -> tuple[float, float]:
 
 def _outlined(run: StructuralRun, stress: np.ndarray) -> bool:
     """The plotted field crosses the material's limit inside the part (an outline can be drawn)."""
-    values = run.plotted(stress)[run.part.solid]
-    return bool((values > run.field_limit).any() and (values < run.field_limit).any() and min(run.part.solid.shape) > 1)
+    values = run.plotted(stress)
+    return bool((values > run.field_limit).any() and (values < run.field_limit).any())
 
 
 class _StructuralPlot:
-    """The plotted stress on the deformed part, supports, loads and the limit outline. :meth:`show` draws one
+    """The plotted stress on the deformed mesh, supports, loads and the limit outline. :meth:`show` draws one
     instant; :meth:`animate` draws every frame of the run over a background drawn once (axes, ticks, colour bar,
     legend), so an animation costs little more than its fields."""
 
@@ -144,12 +155,10 @@ class _StructuralPlot:
         self.fig, self.ax, self.run, self.scale = fig, ax, run, scale
         self.low, self.high = structural_scale(run)
         self.artists: list = []
-        part = run.part
-        self.nodes = ps.Body(part.solid, part.h, part.thickness, 1.0, 0.3).node_xy()
-        corners = np.concatenate([self._xy(u) for _, u, _ in run.frames])
-        pad = 0.12 * max(np.ptp(corners[:, 0]), np.ptp(corners[:, 1]))
-        ax.set_xlim(corners[:, 0].min() - pad, corners[:, 0].max() + pad)
-        ax.set_ylim(corners[:, 1].min() - pad, corners[:, 1].max() + pad)
+        corners = np.concatenate([self._xy(frame.displacement) for frame in run.frames], axis=1)
+        pad = 0.12 * max(np.ptp(corners[0]), np.ptp(corners[1]))
+        ax.set_xlim(corners[0].min() - pad, corners[0].max() + pad)
+        ax.set_ylim(corners[1].min() - pad, corners[1].max() + pad)
         ax.set_aspect("equal")
         ax.set_xlabel("x [mm]")
         ax.set_ylabel("y [mm]")
@@ -165,45 +174,38 @@ class _StructuralPlot:
         if run.load_newtons:
             label = "load (fully reversed)" if run.setup.loading == "cyclic" else "load"
             keys.append(ax.plot([], [], color="magenta", label=label)[0])
-        if any(_outlined(run, s) for _, _, s in run.frames):
+        if any(_outlined(run, frame.stress) for frame in run.frames):
             keys.append(ax.plot([], [], "k-", lw=1.2, label=f"limit: {run.field_limit:.4g} MPa")[0])
         ax.legend(handles=keys, loc="upper right", fontsize=6)
 
-    def _xy(self, u: np.ndarray) -> np.ndarray:
-        xy = self.nodes + self.scale * u.reshape(-1, 2)
-        xy[:, 1] = self.run.part.solid.shape[0] * self.run.part.h - xy[:, 1]  # +y up, from the bottom edge
-        return xy
+    def _xy(self, displacement: np.ndarray) -> np.ndarray:
+        return self.run.vertices + self.scale * displacement
 
-    def show(self, u: np.ndarray, stress: np.ndarray, label: str, animated: bool = False) -> None:
-        """Draw the field of one instant (displacements ``u``, cell stresses) in place of the previous one."""
-        run, part, ax = self.run, self.run.part, self.ax
+    def show(self, displacement: np.ndarray, stress: np.ndarray, label: str, animated: bool = False) -> None:
+        """Draw the field of one instant (vertex displacements and stresses) in place of the previous one."""
+        from matplotlib.tri import Triangulation
+
+        run, ax = self.run, self.ax
         for artist in self.artists:
             artist.remove()
-        rows, cols = part.solid.shape
-        xy = self._xy(u)
-        x, y = xy[:, 0].reshape(rows + 1, cols + 1), xy[:, 1].reshape(rows + 1, cols + 1)
+        xy = self._xy(displacement)
+        mesh = Triangulation(xy[0], xy[1], run.triangles.T)
         values = run.plotted(stress)
-        field = np.ma.masked_array(values, mask=~part.solid)
-        self.artists = [ax.pcolormesh(x, y, field, cmap="jet", vmin=self.low, vmax=self.high, shading="flat")]
+        self.artists = [ax.tripcolor(mesh, values, cmap="jet", vmin=self.low, vmax=self.high, shading="gouraud")]
         if _outlined(run, stress):
-            centres_x = (x[:-1, :-1] + x[1:, 1:] + x[:-1, 1:] + x[1:, :-1]) / 4
-            centres_y = (y[:-1, :-1] + y[1:, 1:] + y[:-1, 1:] + y[1:, :-1]) / 4
-            field_where = np.where(part.solid, values, np.nan)
-            self.artists.append(
-                ax.contour(centres_x, centres_y, field_where, levels=[run.field_limit], colors="k", linewidths=1.2)
-            )
-        fixed_nodes = np.unique(run.fixed // 2)
-        self.artists.append(ax.plot(xy[fixed_nodes, 0], xy[fixed_nodes, 1], "k^", markersize=3)[0])
+            self.artists.append(ax.tricontour(mesh, values, levels=[run.field_limit], colors="k", linewidths=1.2))
+        fixed = run.fixed_vertices
+        self.artists.append(ax.plot(xy[0, fixed], xy[1, fixed], "k^", markersize=3)[0])
         self.artists += self._loads(xy)
         for artist in self.artists:
             artist.set_animated(animated)
-        ax.set_title(f"{part.title}, {run.material.name}\n{label} (deformation × {self.scale:.3g})", fontsize=8)
+        ax.set_title(f"{run.part.title}, {run.material.name}\n{label} (deformation × {self.scale:.3g})", fontsize=8)
 
     def animate(self, beside: Image.Image) -> list[Image.Image]:
         """Every frame of the run, each with ``beside`` (the details box) to its right."""
         fig, ax = self.fig, self.ax
-        label, u, stress = self.run.frames[0]
-        self.show(u, stress, label)
+        first = self.run.frames[0]
+        self.show(first.displacement, first.stress, first.label)
         fig.tight_layout()  # once: every frame keeps the same layout
         for artist in self.artists:
             artist.set_visible(False)
@@ -211,8 +213,8 @@ class _StructuralPlot:
         fig.canvas.draw()
         background = fig.canvas.copy_from_bbox(fig.bbox)  # type: ignore[attr-defined]
         frames = []
-        for label, u, stress in self.run.frames:
-            self.show(u, stress, label, animated=True)
+        for frame in self.run.frames:
+            self.show(frame.displacement, frame.stress, frame.label, animated=True)
             fig.canvas.restore_region(background)  # type: ignore[attr-defined]
             for artist in [*self.artists, ax.title]:
                 ax.draw_artist(artist)
@@ -220,27 +222,37 @@ class _StructuralPlot:
         return frames
 
     def _loads(self, xy: np.ndarray) -> list:
-        """Arrows from the loaded nodes (up to seven, evenly spread) in the load's direction (+y up); a fully
-        reversed load gets heads at both ends."""
-        force = self.run.part.unit_load.reshape(-1, 2)
-        loaded = np.flatnonzero(np.abs(force).sum(axis=1) > 0)
+        """Arrows from the loaded edge (up to seven points, evenly spread along it) in the load's direction (+y
+        up); a fully reversed load gets heads at both ends."""
+        loaded = self.run.loaded_vertices
         if not len(loaded) or not self.run.load_newtons:
             return []
-        pick = loaded[np.linspace(0, len(loaded) - 1, min(7, len(loaded))).round().astype(int)]
-        total = force[loaded].sum(axis=0)
-        direction = np.array([total[0], -total[1]]) / np.linalg.norm(total)
-        size = 0.1 * max(np.ptp(xy[:, 0]), np.ptp(xy[:, 1]))
+        along = xy[:, loaded]
+        order = np.lexsort((along[0], along[1]))
+        loaded = loaded[order]
+        direction = np.array(self.run.part.push.direction)
+        tangent = along[:, order[-1]] - along[:, order[0]]
+        # A load along its edge (a shear) is one arrow at the edge's middle: arrows along a line overlap.
+        count = 1 if abs(direction @ tangent) > 0.9 * np.linalg.norm(tangent) else min(7, len(loaded))
+        pick = (
+            loaded[np.linspace(0, len(loaded) - 1, count + 2)[1:-1].round().astype(int)]
+            if count == 1
+            else loaded[np.linspace(0, len(loaded) - 1, count).round().astype(int)]
+        )
+        size = 0.1 * max(np.ptp(xy[0]), np.ptp(xy[1]))
         style = "<->" if self.run.setup.loading == "cyclic" else "->"
-        arrows: list = [
+        return [
             self.ax.annotate(
                 "",
-                xy=xy[node] + size * direction,
-                xytext=xy[node],
+                xy=xy[:, node] + size * direction,
+                xytext=xy[:, node],
                 arrowprops={"arrowstyle": style, "color": "magenta", "lw": 1.2},
             )
             for node in pick
         ]
-        return arrows
+
+
+DETAILS = "Details (at the instant evaluated)"
 
 
 def _structural_rows(run: StructuralRun) -> list[tuple[str, str]]:
@@ -261,12 +273,12 @@ def _structural_rows(run: StructuralRun) -> list[tuple[str, str]]:
 
 
 def _structural_figure(run: StructuralRun, base: float) -> tuple[Figure, Axes]:
-    rows, cols = run.part.solid.shape
-    height = float(np.clip(base * rows / cols + 1.6, 4.2, 7.5))
+    rows = _structural_rows(run)
+    height = max(float(np.clip(base * run.part.height / run.part.width + 1.6, 4.2, 7.5)), details_height(DETAILS, rows))
     fig = _figure(base + 5.2, height)
     grid = fig.add_gridspec(1, 2, width_ratios=[base, 5.2])
     ax = fig.add_subplot(grid[0, 0])
-    _details(fig.add_subplot(grid[0, 1]), "Details (at the instant evaluated)", _structural_rows(run))
+    _details(fig.add_subplot(grid[0, 1]), DETAILS, rows)
     return fig, ax
 
 
@@ -274,18 +286,18 @@ def structural_image(run: StructuralRun) -> bytes:
     """The plotted stress at the most loaded instant, on the deformed part, with the details box."""
     fig, ax = _structural_figure(run, 7.0)
     plot = _StructuralPlot(fig, ax, run, _deformation_scale(run))
-    label, u, stress = run.frames[run.shown_frame]
-    plot.show(u, stress, label)
+    shown = run.frames[run.shown_frame]
+    plot.show(shown.displacement, shown.stress, shown.label)
     fig.tight_layout()
     return _png(fig)
 
 
 def structural_video(run: StructuralRun) -> bytes:
     """The load history as an animation (ramp, cycles, or the transient's first periods), on the image's scale."""
-    rows, cols = run.part.solid.shape
-    height = float(np.clip(6.0 * rows / cols + 1.6, 4.2, 7.5))
+    rows = _structural_rows(run)
+    height = max(float(np.clip(6.0 * run.part.height / run.part.width + 1.6, 4.2, 7.5)), details_height(DETAILS, rows))
     fig = _figure(6.8, height)
-    box = _details_image("Details (at the instant evaluated)", _structural_rows(run), 5.2, height)
+    box = _details_image(DETAILS, rows, 5.2, height)
     plot = _StructuralPlot(fig, fig.add_subplot(1, 1, 1), run, _deformation_scale(run))
     return _gif(plot.animate(box))
 

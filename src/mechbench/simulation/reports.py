@@ -17,9 +17,9 @@ import math
 import numpy as np
 
 from mechbench.core.precision import ROUND_OFF
-from mechbench.simulation import plane_stress as ps
-from mechbench.simulation.flow import FLUIDS, PRANDTL, FlowRun, mass_flows
-from mechbench.simulation.structural import BUCKLING_SEARCH, StructuralRun
+from mechbench.simulation.elastic import QUALITY
+from mechbench.simulation.flow import FLUIDS, PRANDTL, FlowRun, mass_flows, wall_band
+from mechbench.simulation.structural import BUCKLING_SEARCH, DAMPING, RISE, StructuralRun
 from mechbench.simulation.units import AMBIENT, FlowUnits
 
 ANALYSIS = {
@@ -46,8 +46,14 @@ class StructuralLine:
     COMPRESSIVE = "Ultimate compressive strength"
     ENDURANCE = "Fatigue endurance limit"
     ELONGATION = "Elongation at break"
-    ENERGY = "Strain energy, this mesh"
-    ENERGY_FINE = "Strain energy, half the element size"
+    ENERGY = "Strain energy of the static load case, this mesh"
+    ENERGY_FINE = "Strain energy of the static load case, half the element size"
+    ENERGY_SHOWN = "Strain energy at the instant evaluated"
+    PEAK = "Largest failure index (equivalent stress over strength), this mesh"
+    PEAK_MESH = "Largest failure index of the static load case, this mesh / half the element size"
+    STATIC = "Same load applied slowly (static)"
+    LIMIT = "Beyond linear elasticity"
+    TEMPERATURE = "Peak temperature"
     VON_MISES_MAX = "Maximum equivalent (von Mises) stress"
     VON_MISES_SPREAD = "Equivalent (von Mises) stress over the part"
     PRINCIPAL_MAX = "Maximum principal stress"
@@ -121,7 +127,21 @@ def structural_details(run: StructuralRun) -> list[tuple[str, str]]:
         ),
         (s.PRINCIPAL_MAX, figure(facts["sigma1_peak"], "MPa", peak)),
         (s.PRINCIPAL_MIN, figure(facts["sigma2_peak"], "MPa", peak)),
+        (s.PEAK, figure(facts["failure_index"])),
     ]
+    if facts["index_mesh"] is not None:
+        coarse, fine = facts["index_mesh"]
+        rows.append((s.PEAK_MESH, f"{figure(coarse)} / {figure(fine)} (change {figure(100 * facts['peak_change'])} %)"))
+    else:
+        rows.append((s.PEAK_MESH, "n/a (no static load case to refine)"))
+    if facts["loading"] == "impact" and facts["static_displacement"] is not None:
+        rows.append(
+            (
+                s.STATIC,
+                f"peak {run.field_name} stress {figure(facts['static_peak_stress'], 'MPa')}, largest displacement "
+                f"{figure(facts['static_displacement'], 'mm')}",
+            )
+        )
     if material.ductile:
         rows.append((s.YIELDED, f"{figure(100 * facts['plastic_fraction'])} % of its area"))
     else:
@@ -140,6 +160,9 @@ def structural_details(run: StructuralRun) -> list[tuple[str, str]]:
     if facts["energy_mesh"]:
         rows.append((s.ENERGY, figure(facts["energy_mesh"][0] / 1e3, "J")))
         rows.append((s.ENERGY_FINE, figure(facts["energy_mesh"][1] / 1e3, "J")))
+    if facts["energy_shown"] is not None:
+        rows.append((s.ENERGY_SHOWN, figure(facts["energy_shown"] / 1e3, "J")))
+    rows.append((s.LIMIT, facts["limit_note"]))
     return rows
 
 
@@ -159,9 +182,6 @@ def structural_report(run: StructuralRun, name: str) -> str:
     """The report of one structural simulation."""
     part, material, facts = run.part, run.material, run.facts
     s = StructuralLine
-    rows, cols = part.solid.shape
-    elements = int(part.solid.sum())
-    nodes = int(ps.Body(part.solid, part.h, part.thickness, 1.0, 0.3).active.sum() // 2)
     sections = [
         _table(
             f"Simulation report: {name}",
@@ -171,7 +191,7 @@ def structural_report(run: StructuralRun, name: str) -> str:
             "Geometry",
             [
                 (s.PART, part.title),
-                ("Bounding box", f"{cols * part.h:.1f} mm × {rows * part.h:.1f} mm"),
+                ("Bounding box", f"{part.width:.1f} mm × {part.height:.1f} mm"),
                 ("Thickness", f"{part.thickness:g} mm (plane stress; out-of-plane buckling checked separately)"),
             ],
         ),
@@ -188,9 +208,14 @@ def structural_report(run: StructuralRun, name: str) -> str:
         _table(
             "Mesh",
             [
-                ("Element type", "4-node quadrilateral, plane stress, 2×2 Gauss integration"),
-                ("Element size", f"{part.h:.3g} mm ({part.cells_across} elements across {part.depth:g} mm)"),
-                ("Elements / nodes", f"{elements} / {nodes}"),
+                ("Element type", "6-node triangle (quadratic), plane stress, 6-point Gauss integration"),
+                ("Mesher", f"Triangle, conforming to the true outline (smallest angle {QUALITY}°)"),
+                (
+                    "Element size",
+                    f"{facts['element_size']:.3g} mm ({part.across} elements across the thinnest section, "
+                    f"{part.thinnest:.3g} mm)",
+                ),
+                ("Elements / nodes", f"{facts['elements']} / {run.nodes}"),
             ],
         ),
         _table(
@@ -199,7 +224,9 @@ def structural_report(run: StructuralRun, name: str) -> str:
             + (
                 [
                     ("Time step", figure(facts["time_step"] * 1e3, "ms")),
-                    ("First period", figure(facts["first_period"] * 1e3, "ms")),
+                    ("Period of the mode the load excites", figure(facts["first_period"] * 1e3, "ms")),
+                    ("Load rise time", figure(RISE * facts["first_period"] * 1e3, "ms")),
+                    ("Damping", f"{100 * DAMPING:g} % of critical at that mode (stiffness-proportional)"),
                 ]
                 if run.setup.loading == "impact"
                 else []
@@ -211,6 +238,10 @@ def structural_report(run: StructuralRun, name: str) -> str:
                 (s.SUPPORTS, part.supports + ("; right end held between rigid walls" if run.setup.restrained else "")),
                 (s.LOAD, f"{part.load}, {figure(run.load_newtons, 'N')}" if run.load_newtons else "none"),
                 (s.THERMAL_CONDITION, facts["heat"]),
+                (
+                    s.TEMPERATURE,
+                    f"{figure(facts['temperature_peak'], '°C')} (melting point {figure(facts['melting_point'], '°C')})",
+                ),
             ],
         ),
         _table(
@@ -220,11 +251,16 @@ def structural_report(run: StructuralRun, name: str) -> str:
                 [("Peak acceleration", figure(facts["accelerations"] / 1e3, "m/s²"))]
                 if run.setup.loading == "impact"
                 else []
+            )
+            + (
+                [("Load over the part's mass", figure(facts["load_over_mass"] / 1e3, "m/s²"))]
+                if run.setup.loading == "impact"
+                else []
             ),
         ),
         _table(
             "Results",
-            [("Maximum total displacement", figure(facts["max_displacement"], "mm")), *structural_details(run)],
+            structural_details(run),
         ),
     ]
     return "\n".join(sections)
@@ -263,7 +299,7 @@ def flow_details(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
         (
             f.WALL_REVERSE,
             f"{figure(facts['wall_reverse'] * inflow, 'm/s')} ({figure(100 * facts['wall_reverse'])} % "
-            "of the mean inflow, within two cells of a wall)",
+            f"of the mean inflow, within {figure(wall_band(run.scale) * units.dx * 1e3, 'mm')} of a wall)",
         ),
         (f.PROFILES, f"shapes u/ū differ by up to {figure(100 * facts['profile_change'])} %"),
         (
@@ -313,7 +349,8 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
     pressure = run.pressure * units.pressure
     pressure_scale = float(np.abs(pressure[fluid]).max()) or 1.0
     models = [
-        ("Solver", "mechbench lattice Boltzmann, D2Q9, BGK collision, 2D"),
+        ("Solver", "mechbench lattice Boltzmann, D2Q9, two-relaxation-time (TRT) collision, 2D"),
+        ("Flow model", "laminar, two-dimensional (no turbulence model)"),
         (f.ENERGY, "on (D2Q5 advection–diffusion)" if heated else "off (isothermal)"),
         ("Gravity", "9.81 m/s², Boussinesq buoyancy" if heated else "off"),
     ]

@@ -1,14 +1,20 @@
 """One generated structural simulation: a part, a material, a load case, the finite-element results and the
 facts the SeeSim answers are read from (:mod:`mechbench.benchmarks.seesim.rules`).
 
-Loads are static (a ramp), cyclic (two fully reversed cycles, quasi-static) or sudden (a Newmark transient).
-The plotted field is the one the material's failure criterion reads: von Mises stress for a ductile material,
-the largest principal stress for a brittle one. Facts are kept at the precision the model supports
-(:mod:`mechbench.core.precision`), so the same set-up gives the same facts on any machine.
+The part's true outline is meshed with quadratic triangles (:mod:`mechbench.simulation.elastic`). Loads are static
+(a ramp), cyclic (two fully reversed cycles, quasi-static) or sudden (a Newmark transient with the consistent mass
+and 2 % damping). The plotted field is the one the material's failure criterion reads: von Mises stress for a
+ductile material, the largest principal stress for a brittle one. Peaks are read from the averaged vertex stresses
+(the plotted field), shares and means from the quadrature points. Facts are kept at the precision the model
+supports (:mod:`mechbench.core.precision`), so the same set-up gives the same facts on any machine.
 
-Kept as one module (~490 lines): the load history, the solves per frame and the checks (strength, buckling,
-fatigue, thermal share) feed one facts record and are reviewed together; the element and the buckling formulas
-live in :mod:`mechbench.fem` and :mod:`mechbench.simulation.buckling`.
+Physical bounds hold by construction: a part is heated to at most half its melting point (kelvin), a sliding block
+is pushed at accelerations a machine part sees, and where the linear result passes yield, strength or the plastic
+capacity of the section, the facts say so in one line (:func:`limit_note`).
+
+Kept as one module (~500 lines): the load history, the solves per frame and the checks (strength, buckling,
+fatigue, thermal share, convergence) feed one facts record and are reviewed together; the element lives in
+:mod:`mechbench.simulation.elastic`, sections and symmetry in :mod:`mechbench.simulation.readings`.
 """
 
 from __future__ import annotations
@@ -16,33 +22,46 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from mechbench.core.precision import ROUND_OFF, ratio, rounded
-from mechbench.simulation import plane_stress as ps
 from mechbench.simulation.buckling import Mode, lateral_torsional, out_of_plane_euler
-from mechbench.simulation.materials import MATERIALS, Material
-from mechbench.simulation.parts import Part, make_part, walls_on_both_ends
+from mechbench.simulation.elastic import Model, principal, von_mises
+from mechbench.simulation.materials import AMBIENT, MATERIALS, Material
+from mechbench.simulation.parts import Hold, Part, make_part, walls_on_both_ends
+from mechbench.simulation.readings import Section, mirror_symmetric, section
 
 LOADINGS = ("static", "cyclic", "impact")
 THERMAL = ("none", "uniform", "hot_spot")
 IMPACT_AMPLIFICATION = 2.0
-"""A load applied suddenly doubles the static response of an undamped system: struck parts get half the static
-load of their drawn factor of safety, and their buckling check uses twice the load."""
+"""A load applied suddenly at most doubles the static response of a linear system: struck parts get half the
+static load of their drawn factor of safety, and their buckling check uses twice the load."""
+DAMPING = 0.02
+"""Damping ratio of a struck part's first mode (stiffness-proportional): a steel or aluminium part's own."""
 STATIC_FRAMES = 12
 CYCLIC_FRAMES = 17
 """Eight frames per fully reversed cycle."""
 IMPACT_PERIODS = 4
-"""Periods of the first mode a transient run covers (81 steps: 20 per period)."""
+"""Periods of the dominant mode (the one the load sets going) a transient run covers."""
+RISE = 0.25
+"""A sudden load rises to its full value in this share of the dominant mode's period: as a real blow does, and
+the mesh's highest modes, which no struck part has, are not set ringing by an instantaneous step."""
+STEPS_PER_PERIOD = 40
 IMPACT_FRAME_PERIODS = 2
 IMPACT_FRAMES_PER_PERIOD = 8
 """The animation of a struck part shows its first two periods at eight frames each: the vibration it is asked
 about is resolved, not aliased."""
 BUCKLING_SEARCH = 2.25
-"""The in-plane buckling factor is computed exactly below this multiple of the largest bound a rule compares it
-with (beyond it, it is reported as above)."""
+"""The in-plane buckling factor is reported below this multiple of the largest bound a rule compares it with
+(beyond it, it is reported as above)."""
+SLIDER_ACCELERATION = (0.5, 20.0)
+"""g: the rigid-body acceleration a sliding block is pushed at (a conveyor's start to a machine slide's stop)."""
+GRAVITY = 9810.0
+"""mm/s²."""
+NUMERICAL_ZERO = 1e-6
+"""A stress below this share of the stresses it was computed from is the solver's round-off, reported as 0."""
 
 
 @dataclass(frozen=True)
@@ -52,28 +71,45 @@ class StructuralSetup:
     kind: str
     material: int
     cells_across: int
+    """Quadratic elements across the thinnest section (at least :data:`~mechbench.simulation.elastic.MIN_ACROSS`)."""
     loading: str
     thermal: str
     restrained: bool
     target_fos: float
+    """The factor of safety the mechanical load is sized for (a sliding block's load is set by its acceleration)."""
     part_seed: str
     thermal_share: float | None = None
     """For a hot spot: the share of the peak failure index the temperature alone should reach (None: as drawn)."""
 
 
+@dataclass(frozen=True)
+class Frame:
+    """One instant of the load history, at the mesh vertices."""
+
+    label: str
+    displacement: np.ndarray
+    """2 × vertices (mm)."""
+    stress: np.ndarray
+    """σx, σy, τxy: 3 × vertices (MPa)."""
+
+
 @dataclass
 class StructuralRun:
-    """A solved structural simulation: inputs, fields for the media, and the facts for the answers."""
+    """A solved structural simulation: inputs, the mesh and fields for the media, and the facts for the answers."""
 
     setup: StructuralSetup
     part: Part
     material: Material
     load_newtons: float
-    temperature_rise: np.ndarray
-    fixed: np.ndarray
-    displacement: np.ndarray
-    stress: np.ndarray
-    frames: list[tuple[str, np.ndarray, np.ndarray]]
+    vertices: np.ndarray
+    """2 × vertices (mm, y up)."""
+    triangles: np.ndarray
+    """3 × elements (vertex indices)."""
+    nodes: int
+    """Nodes of the quadratic mesh (vertices and mid-side nodes)."""
+    fixed_vertices: np.ndarray
+    loaded_vertices: np.ndarray
+    frames: list[Frame]
     shown_frame: int
     """Index in :attr:`frames` of the most stressed instant (the one the image and the report show)."""
     field_name: str
@@ -83,296 +119,259 @@ class StructuralRun:
     facts: dict = field(default_factory=dict)
 
     def plotted(self, stress: np.ndarray) -> np.ndarray:
-        """The plotted field (MPa, per cell) of a stress state."""
+        """The plotted field (MPa) of a stress state."""
         return plotted_field(self.material, stress)
 
 
 def plotted_field(material: Material, stress: np.ndarray) -> np.ndarray:
     """von Mises stress for a ductile material, the largest principal stress for a brittle one (MPa)."""
-    return ps.von_mises(stress) if material.ductile else ps.principal(stress)[0]
+    return von_mises(stress) if material.ductile else principal(stress)[0]
 
 
-def _heat(part: Part, thermal: str, rng: random.Random) -> tuple[Callable[[np.ndarray, np.ndarray], np.ndarray], str]:
-    """The temperature rise (K) as a function of position (mm), so that any mesh of the part samples the same field,
-    and where it is (for the description)."""
+def failure_index(material: Material, stress: np.ndarray) -> np.ndarray:
+    """Equivalent stress over strength (von Mises over yield, or Coulomb–Mohr) of each stress state."""
+    s1, s2 = principal(stress)
+    return material.failure_index(von_mises(stress), s1, s2)
+
+
+@dataclass(frozen=True)
+class Heat:
+    """A temperature rise (K): uniform, or a Gaussian hot spot centred at (x, y) mm decaying over ``radius``."""
+
+    rise: float = 0.0
+    x: float | None = None
+    y: float | None = None
+    radius: float = 1.0
+
+    def __call__(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        if self.x is None or self.y is None:
+            return self.rise + 0.0 * x
+        return self.rise * np.exp(-((x - self.x) ** 2 + (y - self.y) ** 2) / (2 * self.radius**2))
+
+    def text(self, restrained: bool) -> str:
+        """The thermal condition as the report states it."""
+        if not self.rise:
+            return "none (room temperature throughout)"
+        peak = f"{self.rise:.4g} K above {AMBIENT:g} °C ambient"
+        if self.x is None:
+            return f"uniform temperature rise of {peak}" + (", both ends held by rigid walls" if restrained else "")
+        return (
+            f"hot spot, peak rise {peak}, at x = {self.x:.0f} mm, y = {self.y:.0f} mm (from the bottom left, as "
+            f"plotted), decaying over {self.radius:.0f} mm"
+        )
+
+
+def _heat(part: Part, thermal: str, material: Material, rng: random.Random) -> Heat:
+    """The drawn temperature field (a hot spot on material, clear of the edges), at most the material's limit."""
     if thermal == "none":
-        return (lambda x, y: 0.0 * x), ""
-    rise = rng.uniform(20, 150)
+        return Heat()
+    rise = rng.uniform(20, min(150.0, material.max_rise))
     if thermal == "uniform":
-        return (lambda x, y: rise + 0.0 * x), ""
-    height, width = part.solid.shape[0] * part.h, part.solid.shape[1] * part.h
-    rows, cols = part.solid.shape
-    inner = np.zeros_like(part.solid)  # centred on material, clear of the edges
-    inner[int(0.2 * rows) : int(np.ceil(0.8 * rows)), int(0.2 * cols) : int(np.ceil(0.8 * cols))] = True
-    candidates = np.argwhere(part.solid & inner)
-    r, c = candidates[rng.randrange(len(candidates))]
-    cx, cy = (c + 0.5) * part.h, (r + 0.5) * part.h
-    radius = 0.25 * min(height, width) + 0.1 * max(height, width)
-    return (
-        lambda x, y: rise * np.exp(-((x - cx) ** 2 + (y - cy) ** 2) / (2 * radius**2)),
-        f"at x = {cx:.0f} mm, y = {height - cy:.0f} mm (from the bottom left, as plotted), decaying over "
-        f"{radius:.0f} mm",
-    )
+        return Heat(rise)
+    while True:
+        x, y = rng.uniform(0.2, 0.8) * part.width, rng.uniform(0.2, 0.8) * part.height
+        if part.inside(np.array([x]), np.array([y]))[0]:
+            break
+    radius = 0.25 * min(part.height, part.width) + 0.1 * max(part.height, part.width)
+    return Heat(rise, x, y, radius)
 
 
-def _heat_text(thermal: str, restrained: bool, peak: float, where: str) -> str:
-    if thermal == "none":
-        return "none (room temperature, 22 °C)"
-    if thermal == "uniform":
-        return f"uniform temperature rise of {peak:.0f} K" + (", both ends between rigid walls" if restrained else "")
-    return f"local hot spot, {peak:.0f} K above ambient {where}"
+@dataclass
+class _State:
+    """A stress state: displacements, and stresses at the vertices (peaks, plots) and quadrature points (areas)."""
+
+    u: np.ndarray
+    vertex: np.ndarray
+    points: np.ndarray
+
+    def __add__(self, other: _State) -> _State:
+        return _State(self.u + other.u, self.vertex + other.vertex, self.points + other.points)
+
+    def __mul__(self, k: float) -> _State:
+        return _State(k * self.u, k * self.vertex, k * self.points)
+
+    __rmul__ = __mul__
 
 
-def _cell_field(part: Part, fn: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
-    rows, cols = part.solid.shape
-    y, x = np.meshgrid((np.arange(rows) + 0.5) * part.h, (np.arange(cols) + 0.5) * part.h, indexing="ij")
-    return np.asarray(fn(x, y), dtype=float)
+def _solved(model: Model, force: np.ndarray, fixed: np.ndarray, heat: Heat | None = None) -> _State:
+    u = model.solve(force, fixed)
+    return _State(u, model.vertex_stress(u, heat), model.stress_field(u, heat))
 
 
-def failure_index(material: Material, stress: np.ndarray, solid: np.ndarray) -> np.ndarray:
-    """Each cell's equivalent stress over strength (von Mises over yield, or Coulomb–Mohr), 0 outside the part."""
-    s1, s2 = ps.principal(stress)
-    return material.failure_index(ps.von_mises(stress), s1, s2) * solid
+def _zero(model: Model) -> _State:
+    u = np.zeros(model.ndof)
+    return _State(u, np.zeros((3, model.mesh.p.shape[1])), model.stress_field(u))
 
 
-def _bending_share(body: ps.Body, stress: np.ndarray, peak: tuple[int, int]) -> tuple[float, float]:
-    """(axial, bending) stress of the section through the most stressed cell: N/A and M·c/I of the normal stress,
-    across the section whose normal stress at that cell is larger (a vertical cut for σx, a horizontal one for σy)."""
-    r, c = peak
-    vertical = abs(stress[r, c, 0]) >= abs(stress[r, c, 1])
-    cells = body.solid[:, c] if vertical else body.solid[r, :]
-    sigma = stress[:, c, 0] if vertical else stress[r, :, 1]
-    s = (np.arange(len(cells)) + 0.5) * body.h
-    s, sigma = s[cells], sigma[cells]
-    if len(s) < 2:
-        return abs(float(sigma.mean())), 0.0
-    centroid = s.mean()
-    inertia = float(((s - centroid) ** 2).sum() * body.h + len(s) * body.h**3 / 12)
-    axial = abs(float(sigma.mean()))
-    moment = float((sigma * (s - centroid)).sum() * body.h)
-    bending = abs(moment) * float(np.abs(s - centroid).max()) / inertia  # at the outer cells, where σ is read
-    total = axial + bending  # a part below round-off of the two is zero
-    return (0.0 if axial < ROUND_OFF * total else axial), (0.0 if bending < ROUND_OFF * total else bending)
+@dataclass(frozen=True)
+class _Mesh:
+    """A part meshed for one material, with its supports and unit load."""
+
+    model: Model
+    fixed: np.ndarray
+    unit_load: np.ndarray
 
 
-def _mirror_symmetric(
-    part: Part, force: np.ndarray, fixed: np.ndarray, temperature: np.ndarray, supports: bool = True
-) -> bool:
-    """Geometry, loads, temperature field (and, with ``supports``, the supports) unchanged by a mirror about the
-    part's mid-height or mid-length line."""
-    rows, cols = part.solid.shape
-    r, c = np.meshgrid(np.arange(rows + 1), np.arange(cols + 1), indexing="ij")
-    fixed_set = np.zeros(2 * (rows + 1) * (cols + 1), dtype=bool)
-    fixed_set[fixed] = True
-    scale = max(float(np.abs(force).max()), 1e-12)
-    for flip_rows in (True, False):
-        mirror = ((rows - r) * (cols + 1) + c) if flip_rows else (r * (cols + 1) + (cols - c))
-        mirror = mirror.ravel()
-        dofs = np.empty(2 * len(mirror), dtype=np.int64)
-        dofs[0::2], dofs[1::2] = 2 * mirror, 2 * mirror + 1
-        sign = np.tile([1.0, -1.0] if flip_rows else [-1.0, 1.0], len(mirror))
-        solid = part.solid[::-1] if flip_rows else part.solid[:, ::-1]
-        heat = temperature[::-1] if flip_rows else temperature[:, ::-1]
-        if (
-            np.array_equal(solid, part.solid)
-            and (not supports or np.array_equal(fixed_set[dofs], fixed_set))
-            and np.allclose(force[dofs] * sign, force, atol=1e-9 * scale)
-            and np.allclose(heat, temperature, atol=1e-6 * max(float(np.abs(temperature).max()), 1.0))
-        ):
-            return True
-    return False
+def _mesh(part: Part, material: Material, holds: tuple[Hold, ...]) -> _Mesh:
+    model = Model(part.shape, part.thickness, material.young, material.poisson, material.density, material.expansion)
+    dofs = []
+    for hold in holds:
+        if hold.point is not None:
+            dofs.append(model.point_dofs(hold.point, hold.x, hold.y))
+        else:
+            edge, span = hold.edge, hold.span
+            dofs.append(model.dofs_on(lambda x, y, e=edge, s=span: part.on_edge(e, s, x, y), hold.x, hold.y))
+    fixed = np.unique(np.concatenate(dofs)).astype(np.int64)
+    push = part.push
+    unit = model.traction(lambda x, y: part.on_edge(push.edge, push.span, x, y), push.direction)
+    return _Mesh(model, fixed, unit)
+
+
+@dataclass
+class _Loads:
+    """A set-up's loads, sized to its drawn factor of safety, and the static unit responses they combine."""
+
+    load: float  # N, the mechanical load
+    heat: Heat
+    unit: _State  # per newton of mechanical load
+    thermal: _State
+
+
+def _loads(setup: StructuralSetup, part: Part, material: Material, mesh: _Mesh, free_body: bool) -> _Loads:
+    """The mechanical load is set so that, alone and static, it gives the drawn factor of safety (halved for a
+    sudden load); a sliding block is pushed at a drawn acceleration; a bar between walls carries no load and its
+    temperature is scaled to that factor instead; a hot spot is scaled to reach its drawn share of the peak failure
+    index. No temperature passes the material's limit (:attr:`Material.max_rise`)."""
+    rng = random.Random(setup.part_seed + ":load")
+    heat = _heat(part, setup.thermal, material, rng)
+    model, zero = mesh.model, _zero(mesh.model)
+    unit = zero if free_body else _solved(model, mesh.unit_load, mesh.fixed)
+    thermal = zero
+    if heat.rise and not free_body:
+        thermal = _solved(model, model.thermal_load(heat), mesh.fixed, heat)
+
+    def peak(state: _State) -> float:
+        return float(failure_index(material, state.vertex).max())
+
+    def heated_to(k: float) -> None:
+        nonlocal heat, thermal
+        k = min(k, material.max_rise / heat.rise)
+        heat, thermal = replace(heat, rise=heat.rise * k), thermal * k
+
+    if setup.restrained:
+        heated_to(1.0 / (setup.target_fos * peak(thermal)))
+        return _Loads(0.0, heat, unit, thermal)
+    if free_body:
+        mass = material.density * part.thickness * model.area()
+        load = mass * rng.uniform(*SLIDER_ACCELERATION) * GRAVITY
+        return _Loads(load, heat, unit, thermal)
+    load = 1.0 / (setup.target_fos * peak(unit))
+    if setup.loading == "impact":
+        load /= IMPACT_AMPLIFICATION
+    if setup.thermal == "hot_spot" and setup.thermal_share is not None and peak(thermal) > 0:
+        heated_to(setup.thermal_share * peak(load * unit) / peak(thermal))
+    return _Loads(load, heat, unit, thermal)
+
+
+@dataclass
+class _Response:
+    """The states over the load history, their labels, the load factor of each instant and the frames."""
+
+    states: list[_State]
+    labels: list[str]
+    history: np.ndarray
+    frames: list[int]
+    accelerations: np.ndarray | None = None  # per step, over all DOFs (mm/s²)
+    period: float | None = None  # s, of the first flexible mode (struck parts)
+    step: float | None = None  # s
 
 
 def _history(loading: str, steps: int) -> np.ndarray:
     t = np.linspace(0.0, 1.0, steps)
     if loading == "cyclic":
         return np.sin(2 * np.pi * 2 * t)  # two fully reversed cycles
-    if loading == "impact":
-        return np.ones(steps)  # applied suddenly at t = 0 and held
+    if loading == "impact":  # applied suddenly at t = 0 (full in a tenth of a period) and held
+        return np.minimum(t * IMPACT_PERIODS / RISE, 1.0)
     return t  # quasi-static ramp
 
 
-def _static(
-    part: Part, material: Material, load: float, temperature: np.ndarray, fixed: np.ndarray
-) -> tuple[float, float]:
-    """Strain energy (N·mm) and largest failure index of the static load case on ``part``'s mesh."""
-    body = ps.Body(part.solid, part.h, part.thickness, material.young, material.poisson, material.density)
-    force = load * part.unit_load + body.thermal_force(temperature, material.expansion)
-    stress = body.stresses(ps.solve_static(body, force, fixed), temperature, material.expansion)
-    return ps.elastic_energy(body, stress), float(failure_index(material, stress, part.solid).max())
-
-
-@dataclass
-class _Loads:
-    """A set-up's loads, scaled to its drawn factor of safety, and the static unit responses they combine."""
-
-    load: float  # N, the mechanical load
-    mechanical: np.ndarray
-    temperature: np.ndarray
-    thermal_force: np.ndarray
-    unit_stress: np.ndarray  # per newton of mechanical load
-    thermal_stress: np.ndarray
-    heat: Callable[[np.ndarray, np.ndarray], np.ndarray]
-    heat_text: str
-
-
-def _loads(setup: StructuralSetup, part: Part, material: Material, body: ps.Body, fixed: np.ndarray) -> _Loads:
-    """The mechanical load is set so that, alone and static, it gives the drawn factor of safety (halved for a
-    sudden load); a bar between walls carries no load and its temperature is scaled to that factor instead; a hot
-    spot is scaled to reach its drawn share of the peak failure index."""
-    heat, where = _heat(part, setup.thermal, random.Random(setup.part_seed + ":load"))
-    temperature = _cell_field(part, heat)
-    thermal_force = body.thermal_force(temperature, material.expansion)
-    zero = np.zeros((*part.solid.shape, 3))
-    free_body = ps.rigid_modes_left(body, fixed).shape[1] > 0
-    unit_stress = zero if free_body else body.stresses(ps.solve_static(body, part.unit_load, fixed))
-    thermal_stress = (
-        zero
-        if free_body
-        else body.stresses(ps.solve_static(body, thermal_force, fixed), temperature, material.expansion)
-    )
-
-    def scaled(k: float) -> None:
-        nonlocal temperature, thermal_stress, thermal_force, heat
-        temperature, thermal_stress, thermal_force = temperature * k, thermal_stress * k, thermal_force * k
-        heat = (lambda fn, f: lambda x, y: f * fn(x, y))(heat, k)
-
-    if setup.restrained:
-        scaled(1.0 / (setup.target_fos * failure_index(material, thermal_stress, part.solid).max()))
-        load = 0.0
-    elif free_body:
-        strength = material.yield_strength or material.tensile_strength
-        load = strength * part.thickness * part.depth / (IMPACT_AMPLIFICATION * setup.target_fos)
-    else:
-        load = 1.0 / (setup.target_fos * failure_index(material, unit_stress, part.solid).max())
-        if setup.loading == "impact":
-            load /= IMPACT_AMPLIFICATION
-        if setup.thermal == "hot_spot" and setup.thermal_share is not None:
-            mechanical_peak = failure_index(material, load * unit_stress, part.solid).max()
-            thermal_peak = failure_index(material, thermal_stress, part.solid).max()
-            if thermal_peak > 0:
-                scaled(setup.thermal_share * mechanical_peak / thermal_peak)
-    heat_text = _heat_text(setup.thermal, setup.restrained, float(temperature.max()), where)
-    return _Loads(load, load * part.unit_load, temperature, thermal_force, unit_stress, thermal_stress, heat, heat_text)
-
-
-@dataclass
-class _Response:
-    """Displacements, stresses and labels over the load history, the load factor of each instant and the frames."""
-
-    us: np.ndarray
-    stresses: list[np.ndarray]
-    labels: list[str]
-    accelerations: np.ndarray
-    history: np.ndarray
-    frames: list[int]
-    period: float | None = None  # s, of the first mode (struck parts)
-    step: float | None = None  # s
-
-
-def _response(
-    setup: StructuralSetup, part: Part, material: Material, body: ps.Body, fixed: np.ndarray, loads: _Loads
-) -> _Response:
+def _response(setup: StructuralSetup, mesh: _Mesh, loads: _Loads) -> _Response:
     """The load history solved (temperature held): static and cyclic quasi-statically, a sudden load in time."""
-    u_heat = ps.solve_static(body, loads.thermal_force, fixed) if setup.thermal != "none" else np.zeros(body.ndof)
+    model = mesh.model
     if setup.loading == "impact":
-        steps = IMPACT_PERIODS * 20 + 1
+        steps = IMPACT_PERIODS * STEPS_PER_PERIOD + 1
         history = _history("impact", steps)
-        free_body = ps.rigid_modes_left(body, fixed).shape[1] > 0
-        wave = 4 * part.solid.shape[1] * part.h / math.sqrt(material.young / material.density)
-        period = wave if free_body else 1 / ps.first_frequency(body, fixed)
-        dt = IMPACT_PERIODS * period / (steps - 1)
-        us, accs = ps.newmark(body, loads.mechanical, fixed, history, dt)
-        us = us + u_heat[None, :]
-        stresses = [body.stresses(u, loads.temperature, material.expansion) for u in us]
-        labels = [f"t = {k * dt * 1e3:.3f} ms" for k in range(steps)]
-        every = (steps - 1) // (IMPACT_PERIODS * IMPACT_FRAMES_PER_PERIOD)
-        frames = list(range(0, IMPACT_FRAME_PERIODS * IMPACT_FRAMES_PER_PERIOD * every + 1, every))
-        return _Response(us, stresses, labels, accs, history, frames, period, dt)
+        frequency = model.dominant_mode(mesh.unit_load, mesh.fixed)
+        period = 1 / frequency
+        dt = period / STEPS_PER_PERIOD
+        us, accelerations = model.newmark(loads.load * mesh.unit_load, mesh.fixed, history, dt, DAMPING, frequency)
+        states = [_State(u, model.vertex_stress(u), model.stress_field(u)) + loads.thermal for u in us]
+        labels = [f"t = {k * dt * 1e3:.4g} ms" for k in range(steps)]
+        every = STEPS_PER_PERIOD // IMPACT_FRAMES_PER_PERIOD
+        frames = list(range(0, IMPACT_FRAME_PERIODS * STEPS_PER_PERIOD + 1, every))
+        return _Response(states, labels, history, frames, accelerations, period, dt)
     steps = 41
     history = _history(setup.loading, steps)
     count = CYCLIC_FRAMES if setup.loading == "cyclic" else STATIC_FRAMES
     frames = sorted(set(np.linspace(0, steps - 1, count).round().astype(int).tolist()))
     if loads.load == 0:  # heated between walls, nothing else: the temperature is what rises
-        us = np.array([k * u_heat for k in history])
-        stresses = [k * loads.thermal_stress for k in history]
         labels = [f"temperature rise × {k:.2f}" for k in history]
-        return _Response(us, stresses, labels, np.zeros_like(us), history, frames)
-    u_mech = ps.solve_static(body, loads.mechanical, fixed)
+        return _Response([k * loads.thermal for k in history], labels, history, frames)
     # A ramp applies the load and the temperature together; cycles act on a part held at its temperature.
     held = 0.0 if setup.loading == "static" else 1.0
-    us = np.array([k * u_mech + (held + (1 - held) * k) * u_heat for k in history])
-    stresses = [k * loads.load * loads.unit_stress + (held + (1 - held) * k) * loads.thermal_stress for k in history]
+    states = [k * loads.load * loads.unit + (held + (1 - held) * k) * loads.thermal for k in history]
     labels = [f"load factor {round(k, 2) + 0.0:+.2f}" for k in history]  # never "-0.00"
-    return _Response(us, stresses, labels, np.zeros_like(us), history, frames)
+    return _Response(states, labels, history, frames)
 
 
-def _member_modes(
-    setup: StructuralSetup, part: Part, material: Material, load: float, thermal_axial: float
-) -> list[Mode]:
+def _member_modes(setup: StructuralSetup, part: Part, material: Material, load: float, thermal_axial: float) -> list:
     """The out-of-plane modes of the part's members under the mechanical load (twice it when sudden) and the
     axial force of a restrained temperature rise; a fully reversed load also pushes what it pulls."""
-    e, t = material.young, part.thickness
-    rows, cols = part.solid.shape
-    length, depth = cols * part.h, part.depth
+    e, t, length = material.young, part.thickness, part.width
     force = load * (IMPACT_AMPLIFICATION if setup.loading == "impact" else 1.0)
     if setup.kind in ("bar", "plate_hole", "notched_bar"):
-        width = rows * part.h
         compression = force if setup.loading == "cyclic" else 0.0  # pulled, except in the reversed half-cycles
-        modes = [out_of_plane_euler(e, width, t, length, 2.0, compression)]
+        modes = [out_of_plane_euler(e, part.height, t, length, 2.0, compression)]
         if thermal_axial > 0:  # both ends held along the bar: pinned out of plane at each end
-            modes.append(out_of_plane_euler(e, width, t, length, 1.0, thermal_axial))
+            modes.append(out_of_plane_euler(e, part.height, t, length, 1.0, thermal_axial))
         return modes
     if setup.kind == "column":
-        return [out_of_plane_euler(e, depth, t, length, 2.0, force)]
+        return [out_of_plane_euler(e, part.depth, t, length, 2.0, force)]
     if setup.kind == "cantilever":
-        return [lateral_torsional(e, material.poisson, depth, t, length, force)]
+        return [lateral_torsional(e, material.poisson, part.depth, t, length, force)]
     if setup.kind == "bracket":
-        arm = depth  # the arm and the upright are one depth wide
+        arm = part.depth  # the arm and the upright are one depth wide
         return [
             lateral_torsional(e, material.poisson, arm, t, length - arm, force),
-            out_of_plane_euler(e, arm, t, rows * part.h, 2.0, force),
+            out_of_plane_euler(e, arm, t, part.height, 2.0, force),
         ]
     return []  # a block sliding on a floor: nothing holds it to push against
 
 
-def _buckling(
-    setup: StructuralSetup,
-    part: Part,
-    material: Material,
-    body: ps.Body,
-    fixed: np.ndarray,
-    loads: _Loads,
-    bound: float,
-) -> Mode:
+def _buckling(setup: StructuralSetup, part: Part, material: Material, mesh: _Mesh, loads: _Loads, bound: float) -> Mode:
     """The smallest buckling load factor of the static load case (in-plane finite elements, out-of-plane closed
     forms); a fully reversed load is checked both ways."""
     amplify = IMPACT_AMPLIFICATION if setup.loading == "impact" else 1.0
     signs = (1.0, -1.0) if setup.loading == "cyclic" else (1.0,)
     modes = []
     for sign in signs:
-        prestress = sign * amplify * loads.load * loads.unit_stress + loads.thermal_stress
-        factor = ps.buckling_factor(body, prestress, fixed, BUCKLING_SEARCH * bound)
+        prestress = (sign * amplify * loads.load * loads.unit + loads.thermal).points
+        factor = mesh.model.buckling_factor(prestress, mesh.fixed, BUCKLING_SEARCH * bound)
         modes.append(Mode("in-plane buckling (finite elements)", factor))
+    thermal_axial = 0.0
     if setup.restrained:
-        middle = part.solid.shape[1] // 2
-        column = loads.thermal_stress[:, middle, 0][part.solid[:, middle]]
-        thermal_axial = max(0.0, -float(column.sum()) * part.h * part.thickness)
-    else:
-        thermal_axial = 0.0
+        cut = section(mesh.model, part, loads.thermal.vertex, (part.width / 2, 0.0), vertical=True)
+        thermal_axial = max(0.0, -cut.force)
     modes += _member_modes(setup, part, material, loads.load, thermal_axial)
     return min(modes, key=lambda m: m.factor)
 
 
-def _resultants(body: ps.Body, u: np.ndarray, applied: np.ndarray, external: np.ndarray, fixed: np.ndarray) -> dict:
-    """Sums of support reactions and of applied forces (x, +y up), round-off shown as 0, and their imbalance."""
-    reaction = np.zeros(body.ndof)
-    reaction[fixed] = ps.reactions(body, u, applied, fixed)
-    size = max(float(np.abs(external).sum()), float(np.abs(reaction).sum()), 1e-9)
-    sums = {
-        "reaction_resultant": [float(reaction[0::2].sum()), -float(reaction[1::2].sum())],
-        "applied_resultant": [float(external[0::2].sum()), -float(external[1::2].sum())],
-    }
+def _resultants(model: Model, u: np.ndarray, force: np.ndarray, applied: np.ndarray, fixed: np.ndarray) -> dict:
+    """Sums of support reactions and of applied forces (x, y up), round-off shown as 0, and their imbalance."""
+    reaction = np.zeros(model.ndof)
+    reaction[fixed] = model.reactions(u, force, fixed)
+    size = max(float(np.abs(applied).sum()), float(np.abs(reaction).sum()), 1e-9)
+    sums = {"reaction_resultant": list(model.resultant(reaction)), "applied_resultant": list(model.resultant(applied))}
     for key in sums:
         sums[key] = [0.0 if abs(v) < ROUND_OFF * size else v for v in sums[key]]
     imbalance = np.array(sums["reaction_resultant"]) + np.array(sums["applied_resultant"])  # zero in equilibrium
@@ -381,101 +380,157 @@ def _resultants(body: ps.Body, u: np.ndarray, applied: np.ndarray, external: np.
     return sums
 
 
+def limit_note(material: Material, index: float, share: float, cut: Section) -> str:
+    """One line on where the linear-elastic result stops describing the real part (``share``: of the area past
+    the limit), or that it does not."""
+    if index <= 1:
+        return "none: the stresses stay within the material's elastic limit"
+    where = f"over {100 * share:.3g} % of the area" if share > 0 else "at the peak"
+    if not material.ductile:
+        return f"the principal stresses pass the material's strength {where}: a real part would crack there"
+    assert material.yield_strength is not None
+    yielded = cut.plastic_force * material.yield_strength, cut.plastic_moment * material.yield_strength
+    interaction = (cut.force / yielded[0]) ** 2 + abs(cut.moment) / yielded[1]
+    if abs(cut.force) / cut.area > material.tensile_strength:
+        return "the mean stress on the most stressed section passes the ultimate strength: a real part would break"
+    if interaction >= 1:
+        return (
+            f"the force and moment on the most stressed section pass its fully plastic capacity (interaction "
+            f"{interaction:.3g} ≥ 1): a real part would collapse"
+        )
+    return f"the von Mises stress passes the yield strength {where}: a real part yields there and sheds the stress"
+
+
+def _convergence(
+    setup: StructuralSetup, material: Material, holds: Callable[[Part], tuple[Hold, ...]], loads: _Loads, mesh: _Mesh
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """(strain energy, peak failure index) of the static load case on the mesh and on one with half the element
+    size: the convergence figures of the whole field and of its peak."""
+    heat = loads.heat if loads.heat.rise else None
+    energies, peaks = [], []
+    for refine in (1, 2):
+        part = make_part(setup.kind, random.Random(setup.part_seed), setup.cells_across, refine=refine)
+        current = mesh if refine == 1 else _mesh(part, material, holds(part))
+        model = current.model
+        force = loads.load * current.unit_load + (model.thermal_load(loads.heat) if heat else 0.0)
+        state = _solved(model, force, current.fixed, heat)
+        energies.append(model.energy(state.u, heat))
+        peaks.append(float(failure_index(material, state.vertex).max()))
+    return (energies[0], energies[1]), (peaks[0], peaks[1])
+
+
+def _area_share(mask: np.ndarray, weights: np.ndarray) -> float:
+    return float(weights[mask].sum() / weights.sum())
+
+
 def run_structural(setup: StructuralSetup, bound: Callable[[float], float] | None = None) -> StructuralRun:
     """Solve ``setup`` and read its facts. ``bound(fos)``: the largest buckling factor a rule compares with
-    (default: 3 or the factor of safety), below which the in-plane factor is computed exactly."""
+    (default: 3 or the factor of safety), below which the in-plane factor is reported exactly."""
     material = MATERIALS[setup.material]
     part = make_part(setup.kind, random.Random(setup.part_seed), setup.cells_across)
-    fixed = walls_on_both_ends(part) if setup.restrained else part.fixed
-    body = ps.Body(part.solid, part.h, part.thickness, material.young, material.poisson, material.density)
-    free_modes = ps.rigid_modes_left(body, fixed)
+
+    def holds(p: Part) -> tuple[Hold, ...]:
+        return walls_on_both_ends(p) if setup.restrained else p.holds
+
+    mesh = _mesh(part, material, holds(part))
+    model = mesh.model
+    free_modes = model.rigid_modes_left(mesh.fixed)
     free_body = free_modes.shape[1] > 0
-    loads = _loads(setup, part, material, body, fixed)
-    response = _response(setup, part, material, body, fixed, loads)
-    indices = [failure_index(material, s, part.solid).max() for s in response.stresses]
+    loads = _loads(setup, part, material, mesh, free_body)
+    response = _response(setup, mesh, loads)
+    indices = [float(failure_index(material, state.vertex).max()) for state in response.states]
     shown = int(np.argmax(indices))
     frame_steps = sorted(set(response.frames) | {shown})
-    frames = [(response.labels[k], response.us[k], response.stresses[k]) for k in frame_steps]
-    stress, u = response.stresses[shown], response.us[shown]
-    vm = ps.von_mises(stress)
-    s1, s2 = ps.principal(stress)
-    index = failure_index(material, stress, part.solid)
-    cells = vm[part.solid]
-    peak_cell = np.unravel_index(int(np.argmax(np.where(part.solid, index, -1))), part.solid.shape)
-    axial, bending = _bending_share(body, stress, peak_cell)
-    external = response.history[shown] * loads.mechanical
-    sums = _resultants(body, u, external + loads.thermal_force, external, fixed)
-    fos = 1.0 / max(float(index.max()), 1e-12)
-    plastic_cells = (vm > (material.yield_strength or math.inf)) & part.solid
-    static_stress = loads.load * loads.unit_stress + loads.thermal_stress
-    thermal_peak = (
-        float(plotted_field(material, loads.thermal_stress)[part.solid].max()) if setup.thermal != "none" else 0.0
-    )
-    static_peak = float(plotted_field(material, static_stress)[part.solid].max())
-    buckling_bound = (bound or (lambda f: max(3.0, f)))(fos)
+    frames = [
+        Frame(response.labels[k], model.vertex_displacement(response.states[k].u), response.states[k].vertex)
+        for k in frame_steps
+    ]
+    state = response.states[shown]
+    weights = model.weights()
+    vm_vertex, vm_points = von_mises(state.vertex), von_mises(state.points)
+    s1, s2 = principal(state.vertex)
+    index = failure_index(material, state.vertex)
+    index_points = failure_index(material, state.points)
+    peak_vertex = int(np.argmax(index))
+    at = (float(model.mesh.p[0, peak_vertex]), float(model.mesh.p[1, peak_vertex]))
+    sx, sy = state.vertex[0, peak_vertex], state.vertex[1, peak_vertex]
+    cut = section(model, part, state.vertex, at, vertical=abs(sx) >= abs(sy))
+    heat = loads.heat if loads.heat.rise else None
+    applied = response.history[shown] * loads.load * mesh.unit_load
+    thermal_force = model.thermal_load(loads.heat) if heat and not free_body else np.zeros(model.ndof)
+    heated_now = response.history[shown] if setup.loading == "static" or loads.load == 0 else 1.0
+    sums = _resultants(model, state.u, applied + heated_now * thermal_force, applied, mesh.fixed)
+    peak_index = float(index.max())
+    static = loads.load * loads.unit + loads.thermal
+    restrained_scale = material.young * material.expansion * loads.heat.rise  # the stress of a fully held rise
+    thermal_peak = float(plotted_field(material, loads.thermal.vertex).max()) if heat else 0.0
+    if thermal_peak < NUMERICAL_ZERO * max(restrained_scale, 1e-30):
+        thermal_peak = 0.0
+    static_peak = float(plotted_field(material, static.vertex).max())
+    buckling_bound = (bound or (lambda f: max(3.0, f)))(1.0 / max(peak_index, 1e-12))
     mode = (
         Mode("none (free to slide)", math.inf)
         if free_body
-        else _buckling(setup, part, material, body, fixed, loads, buckling_bound)
+        else _buckling(setup, part, material, mesh, loads, buckling_bound)
     )
-    energies, index_fine = None, None
-    if not free_body:
-        fine = make_part(setup.kind, random.Random(setup.part_seed), setup.cells_across, refine=2)
-        fine_fixed = walls_on_both_ends(fine) if setup.restrained else fine.fixed
-        coarse_static = _static(part, material, loads.load, loads.temperature, fixed)
-        fine_static = _static(fine, material, loads.load, _cell_field(fine, loads.heat), fine_fixed)
-        energies = (coarse_static[0], fine_static[0])
-        # The shown instant's failure index on the finer mesh, as the static case changes with refinement.
-        index_fine = float(index.max()) * fine_static[1] / coarse_static[1] if coarse_static[1] > 0 else None
+    energies, peaks = (None, None) if free_body else _convergence(setup, material, holds, loads, mesh)
     # Free to move and pushed along a free motion: the load has work to do on a rigid-body mode.
-    rigid = free_body and float(np.abs(free_modes.T @ loads.mechanical).max()) > 1e-9 * float(
-        np.abs(loads.mechanical).sum()
-    )
-    field_values = plotted_field(material, stress)
-    limit = float(material.yield_strength or material.tensile_strength)
+    rigid = free_body and float(np.abs(free_modes.T @ mesh.unit_load).max()) > 1e-9
+    displacement = np.hypot(*model.vertex_displacement(state.u))
+    accelerations = None
+    if response.accelerations is not None:
+        accelerations = float(np.hypot(*model.vertex_displacement(response.accelerations[shown])).max())
+    plastic_share = _area_share(vm_points > (material.yield_strength or math.inf), weights)
+    failed_share = _area_share(index_points > 1, weights)
     run = StructuralRun(
-        setup,
-        part,
-        material,
-        loads.load,
-        loads.temperature,
-        fixed,
-        u,
-        stress,
-        frames,
-        frame_steps.index(shown),
-        "von Mises" if material.ductile else "maximum principal",
-        limit,
+        setup=setup,
+        part=part,
+        material=material,
+        load_newtons=loads.load,
+        vertices=model.mesh.p.copy(),
+        triangles=model.mesh.t.copy(),
+        nodes=int(model.ndof // 2),
+        fixed_vertices=np.flatnonzero(np.isin(model.basis.nodal_dofs, mesh.fixed).any(axis=0)),
+        loaded_vertices=np.flatnonzero(part.on_edge(part.push.edge, part.push.span, *model.mesh.p)),
+        frames=frames,
+        shown_frame=frame_steps.index(shown),
+        field_name="von Mises" if material.ductile else "maximum principal",
+        field_limit=float(material.yield_strength or material.tensile_strength),
     )
-    shown_peaks = [float(plotted_field(material, s)[part.solid].max()) for _, _, s in frames]
+    mean = float((vm_points * weights).sum() / weights.sum())
+    spread = math.sqrt(float(((vm_points - mean) ** 2 * weights).sum() / weights.sum()))
     facts = {
         "ductile": material.ductile,
         "loading": setup.loading,
         "shown": response.labels[shown],
-        "von_mises_peak": float(vm[part.solid].max()),
-        "von_mises_min": float(vm[part.solid].min()),
-        "von_mises_mean": float(cells.mean()),
-        "sigma1_peak": float(s1[part.solid].max()),
-        "sigma2_peak": float(s2[part.solid].min()),
-        "plotted_peak": float(field_values[part.solid].max()),
-        "plotted_scale": max([*shown_peaks, 0.0]) or 1.0,
-        "failure_index": float(index.max()),
-        "failure_index_fine": index_fine,
-        "factor_of_safety": fos,
-        "plastic_fraction": float(plastic_cells.sum() / part.solid.sum()),
-        "failed_fraction": float(((index > 1) & part.solid).sum() / part.solid.sum()),
+        "von_mises_peak": float(vm_vertex.max()),
+        "von_mises_min": float(vm_vertex.min()),
+        "von_mises_mean": mean,
+        "sigma1_peak": float(s1.max()),
+        "sigma2_peak": float(s2.min()),
+        "plotted_peak": float(plotted_field(material, state.vertex).max()),
+        "plotted_scale": max(float(plotted_field(material, f.stress).max()) for f in frames) or 1.0,
+        "failure_index": peak_index,
+        "failure_index_fine": peak_index * peaks[1] / peaks[0] if peaks and peaks[0] > 0 else None,
+        "peak_change": ratio(peaks[0] - peaks[1], peaks[1]) if peaks else None,
+        "factor_of_safety": 1.0 / max(peak_index, 1e-12),
+        "plastic_fraction": plastic_share,
+        "failed_fraction": failed_share,
+        "limit_note": limit_note(material, peak_index, failed_share, cut),
         "thermal": setup.thermal != "none",
         "thermal_peak_stress": max(thermal_peak, 0.0),
         "static_peak_stress": static_peak,
+        "static_displacement": None if free_body else float(np.hypot(*model.vertex_displacement(static.u)).max()),
+        "index_mesh": list(peaks) if peaks else None,
         "thermal_share": ratio(max(thermal_peak, 0.0), abs(static_peak)),
-        "axial_stress": axial,
-        "bending_stress": bending,
-        "bending_ratio": ratio(bending, axial),
-        "symmetric_loading": _mirror_symmetric(part, loads.mechanical + loads.thermal_force, fixed, loads.temperature),
-        "symmetric_loads_only": _mirror_symmetric(
-            part, loads.mechanical + loads.thermal_force, fixed, loads.temperature, supports=False
+        "axial_stress": cut.axial,
+        "bending_stress": cut.bending,
+        "bending_ratio": ratio(cut.bending, cut.axial),
+        "symmetric_loading": mirror_symmetric(part, holds(part), part.push if loads.load else None, loads.heat),
+        "symmetric_loads_only": mirror_symmetric(
+            part, holds(part), part.push if loads.load else None, loads.heat, supports=False
         ),
-        "stress_spread": ratio(float(cells.std()), float(cells.mean())),
+        "stress_spread": ratio(spread, mean),
         "buckling_factor": mode.factor,
         "buckling_mode": mode.name,
         "buckling_bound": buckling_bound,
@@ -484,16 +539,21 @@ def run_structural(setup: StructuralSetup, bound: Callable[[float], float] | Non
         "tensile_strength": material.tensile_strength,
         "compressive_strength": material.compressive_strength,
         "endurance_limit": material.endurance_limit,
-        "stress_amplitude": float(vm[part.solid].max() if material.ductile else max(s1[part.solid].max(), 0.0)),
+        "stress_amplitude": float(vm_vertex.max() if material.ductile else max(s1.max(), 0.0)),
         "energy_mesh": list(energies) if energies else None,
         "energy_change": ratio(energies[0] - energies[1], energies[1]) if energies else None,
+        "energy_shown": model.energy(state.u) if setup.loading == "impact" and not loads.heat.rise else None,
         "rigid_body_motion": rigid,
-        "max_displacement": float(np.abs(u).max()),
-        "heat": loads.heat_text,
-        "temperature_peak": float(loads.temperature.max()),
-        "accelerations": float(np.abs(response.accelerations[shown]).max()),
+        "max_displacement": float(displacement.max()),
+        "heat": loads.heat.text(setup.restrained),
+        "temperature_peak": AMBIENT + loads.heat.rise,
+        "melting_point": material.melting_point,
+        "accelerations": accelerations,
+        "load_over_mass": loads.load / (material.density * part.thickness * model.area()),
         "first_period": response.period,
         "time_step": response.step,
+        "elements": int(model.mesh.t.shape[1]),
+        "element_size": part.shape.size,
     }
     run.facts = rounded(facts)  # type: ignore[assignment]
     return run
