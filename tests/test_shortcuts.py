@@ -17,6 +17,7 @@ from mechbench.benchmarks.seesim.protocol import QUESTION_TEMPLATE
 from mechbench.benchmarks.seesim.shortcuts import keyword
 from mechbench.conformance.shortcuts import run_shortcuts
 from mechbench.report import build_report
+from mechbench.report.build import COIN
 from mechbench.sources.resolve import bundled
 from mechbench.tasks import seesim
 
@@ -27,7 +28,10 @@ def within_chance(panel: list[dict]) -> None:
     assert panel
     for row in panel:
         assert row["chance"] is not None and not row["beats_chance"], row
-        assert abs(row["value"] - row["chance"]) <= 2 * row["ci95"] / 1.96 + 1e-9, row
+        # The coin is one draw whose expectation is chance on any set: only a far-off draw (3 SE) is suspicious.
+        errors = 3 if row["model"] == COIN else 2
+        assert abs(row["value"] - row["chance"]) <= errors * row["ci95"] / 1.96 + 1e-9, row
+    assert all(row["verdict"] != "BEATS CHANCE (by more than 2 SE)" for row in panel)
 
 
 def test_every_question_of_the_bundled_sets_is_balanced() -> None:

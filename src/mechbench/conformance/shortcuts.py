@@ -49,10 +49,6 @@ def panel_lines(rows: list[dict[str, Any]]) -> list[str]:
     for row in rows:
         ci, chance = row["ci95"], row.get("chance")
         score = f"{row['value']:.3f}" + ("" if ci != ci else f" ± {ci:.3f}")
-        against = (
-            ""
-            if chance is None
-            else f"  chance {chance:.3f}  " + ("BEATS CHANCE" if row["beats_chance"] else "within chance")
-        )
+        against = "" if chance is None else f"  chance {chance:.3f}  {row['verdict']}"
         lines.append(f"  {row['model']:<24} {row['metric']} {score}  ({row['samples']} samples){against}")
     return lines

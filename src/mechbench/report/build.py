@@ -358,6 +358,18 @@ def build_report(log_dir: str | Path) -> Report:
 
 SHORTCUT_Z = 2.0
 """A shortcut beats chance when its score exceeds the chance level by more than this many standard errors."""
+COIN = "mechbench/random"
+"""The seeded coin of every panel: its expected score is chance on any set, so its distance from chance is the noise
+of one draw (about one set in forty lands past 2 SE), shown beside the shortcuts as the yardstick, never as one."""
+
+
+def panel_verdict(row: dict[str, Any]) -> str:
+    """What one shortcut-panel row says about the set, in words."""
+    if row.get("chance") is None:
+        return "no chance level: compare with the leaderboard"
+    if row["model"] == COIN:
+        return "a draw around chance (its expected score is chance)"
+    return "BEATS CHANCE (by more than 2 SE)" if row["beats_chance"] else "within chance"
 
 
 def shortcut_panels(board: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -371,7 +383,8 @@ def shortcut_panels(board: list[dict[str, Any]]) -> dict[str, list[dict[str, Any
             chance, half = row.get("chance"), row["ci95"]
             error = half / Z95 if half == half else math.nan
             beats = chance is not None and error == error and row["value"] - chance > SHORTCUT_Z * error
-            row = {**row, "beats_chance": beats}
+            row = {**row, "beats_chance": beats and row["model"] != COIN}
+            row["verdict"] = panel_verdict(row)
             panels.setdefault(entry.name, []).append(row)
         if entry.shortcuts and entry.name not in panels:
             panels[entry.name] = []

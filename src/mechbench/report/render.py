@@ -118,12 +118,8 @@ def panel_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
     for row in report.shortcut_panels.get(benchmark, []):
         ci, chance = row["ci95"], row.get("chance")
         score = f"{row['metric']} {row['value']:.3f}" + ("" if ci != ci else f" ± {ci:.3f}")
-        if chance is None:
-            verdict = "no chance level: compare with the leaderboard"
-        else:
-            verdict = "BEATS CHANCE (by more than 2 SE)" if row["beats_chance"] else "within chance"
         shown = "—" if chance is None else f"{chance:.3f}"
-        rows.append({**row, "score": score, "chance_shown": shown, "verdict": verdict})
+        rows.append({**row, "score": score, "chance_shown": shown})
     return rows
 
 

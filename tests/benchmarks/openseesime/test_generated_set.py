@@ -80,8 +80,8 @@ def test_bundled_runs_offline_and_its_key_is_the_oracles(cache: Path, tmp_path: 
     oracle, first = logs
     assert oracle.status == first.status == "success"
     assert oracle.results.scores[0].metrics["accuracy"].value == 1.0
-    yes = sum(r["answer"] == "Yes" for r in rows(bundled("seesim"), "structural"))
-    assert first.results.scores[0].metrics["accuracy"].value == pytest.approx(yes / len(first.samples))
+    first_right = sum(r["correct_choice_idx"] == 0 for r in rows(bundled("seesim"), "structural"))
+    assert first.results.scores[0].metrics["accuracy"].value == pytest.approx(first_right / len(first.samples))
     assert first.eval.metadata["data_source"].startswith("bundled")
 
 

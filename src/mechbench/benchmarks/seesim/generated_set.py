@@ -31,7 +31,7 @@ from mechbench.simulation.media import flow_image, flow_video, structural_image,
 from mechbench.simulation.reports import flow_report, structural_report
 from mechbench.simulation.units import flow_units
 
-GENERATOR_VERSION = "3"
+GENERATOR_VERSION = "4"
 """Bumped whenever the same seed would give different simulations or answers."""
 MAX_DRAWS = 5
 DESCRIPTIONS = {
@@ -42,6 +42,11 @@ DESCRIPTIONS = {
 
 class GeneratorError(MechbenchError):
     """The generator could not produce a simulation."""
+
+
+def media_file_name(index: int) -> str:
+    """The name (without suffix) of simulation ``index``'s (0-based) image, video and report files."""
+    return f"File_{index + 1}"
 
 
 def question_file_key(domain: str, index: int) -> str:
@@ -65,7 +70,7 @@ def simulate(job: tuple[str, int, int]) -> dict[str, Any]:
     domain, seed, index = job
     rng = random.Random(f"seesim:{GENERATOR_VERSION}:{seed}:{domain}:{index}")
     order = template_order(domain, seed, GENERATOR_VERSION)
-    name = question_file_key(domain, index)
+    name = media_file_name(index)  # the report is titled with its own file's name (fluid questions are keyed +6)
     with one_blas_thread():
         for _ in range(MAX_DRAWS):
             try:
@@ -170,7 +175,7 @@ def write_seesim(
     balance_answers(results, seed)
     for result in results:
         domain, index = result["domain"], result["index"]
-        data_name, key = f"File_{index + 1}", question_file_key(domain, index)
+        data_name, key = media_file_name(index), question_file_key(domain, index)
         base = out / "data" / domain
         (base / "images" / f"{data_name}.png").write_bytes(result["png"])
         (base / "videos" / f"{data_name}.gif").write_bytes(result["gif"])

@@ -35,8 +35,8 @@ factor 1.5 clears all three."""
 BALANCE = 1e-3
 """Reactions balance the loads when their resultant differs by less than this share of the forces summed."""
 CONVERGENCE = 0.03
-"""Largest relative change of strain energy between the mesh and one with half the element size that counts as
-converged."""
+"""Largest relative change of the strain energy and of the peak stress between the mesh and one with half the
+element size that counts as converged."""
 UNIFORM_SPREAD = 0.10
 """Coefficient of variation of the equivalent stress over the part below which the distribution is uniform."""
 THERMAL_SHARE = 0.10
@@ -143,7 +143,8 @@ def categorical(answer: bool, quantity: str, shown_in: list[str]) -> Decision:
 
 # --- structural -------------------------------------------------------------------------------------------------
 
-STRENGTH_LINES = (S.VON_MISES_MAX, S.PRINCIPAL_MAX, S.PRINCIPAL_MIN, S.YIELD, S.TENSILE, S.COMPRESSIVE)
+STRENGTH_LINES = (S.VON_MISES_MAX, S.PRINCIPAL_MAX, S.PRINCIPAL_MIN, S.PEAK, S.PEAK_MESH, S.YIELD, S.TENSILE,
+                  S.COMPRESSIVE)  # fmt: skip
 INDEX = "largest failure index (von Mises over yield, or Coulomb–Mohr over the strengths), dimensionless"
 
 
@@ -253,10 +254,10 @@ def _converged(f: dict) -> Decision:
     if f["energy_change"] is None:
         return Decision(None, not_asked="no static problem to refine: the part moves as a rigid body")
     return compared(
-        f["energy_change"],
+        max(f["energy_change"], f["peak_change"]),
         CONVERGENCE,
-        "relative change of strain energy when the element size is halved",
-        _where(S.ENERGY, S.ENERGY_FINE),
+        "larger relative change, of the strain energy and of the peak failure index, when the element size is halved",
+        _where(S.ENERGY, S.ENERGY_FINE, S.PEAK_MESH),
         above=False,
     )
 
@@ -369,7 +370,8 @@ STRUCTURAL_RULES = (
     Rule(
         "k13b9c27e70b3982172e",
         "Is the solution converged to within an acceptable error?",
-        f"the strain energy changes by at most {CONVERGENCE:.0%} when the element size is halved",
+        f"the strain energy and the peak failure index each change by at most {CONVERGENCE:.0%} when the element size "
+        "is halved",
         _converged,
     ),
     Rule(
@@ -570,7 +572,7 @@ FLUID_RULES = (
         lambda f: compared(
             f["wall_reverse"],
             SEPARATION,
-            "strongest reverse velocity within two cells of a wall, over the mean inflow",
+            "strongest reverse velocity within a fifth of the characteristic length of a wall, over the mean inflow",
             _where(F.WALL_REVERSE, panels=("image: the streamlines",)),
         ),
     ),
