@@ -60,4 +60,19 @@ def test_the_cli_refuses_an_unknown_version(tmp_path: Path) -> None:
     from mechbench.cli import app
 
     result = CliRunner().invoke(app, ["generate", "sphyr", "-o", str(tmp_path), "--version", "v3"])
-    assert result.exit_code == 2 and "--version must be v2 or v2-20" in result.output
+    assert result.exit_code == 2 and "--version" in result.output and "v2-20" in result.output
+    result = CliRunner().invoke(app, ["generate", "sphyr", "-o", str(tmp_path), "--size", "12x12"])
+    assert result.exit_code == 2 and "--size applies to --version v1 only" in result.output
+
+
+def test_generate_writes_what_eval_reads_by_default(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from mechbench.cli import app
+
+    result = CliRunner().invoke(app, ["generate", "sphyr", "-o", str(tmp_path), "--n", "1", "--subjects", "full_easy"])
+    assert result.exit_code == 0, result.output
+    (record,) = [json.loads(line) for line in (tmp_path / "full_easy.jsonl").read_text().splitlines()]
+    assert len(record["ground_truth"]) == 10 and "load_direction" in record
+    task = sphyr(data=str(tmp_path), subject="full_easy", physics=False)  # eval's default version, v2
+    assert "per record" in task.metadata["gravity"]

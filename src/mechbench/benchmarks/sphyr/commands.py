@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from mechbench.benchmarks.sphyr.versions import DEFAULT_VERSION, GRID_SIZES, VERSIONS
 from mechbench.core.errors import MechbenchError
 from mechbench.harness.commands import (
     CommandGroups,
@@ -101,7 +102,6 @@ def validate_sphyr(
     """The published validation of the physics scoring: answer > 2 flipped > 10 flipped > empty."""
     from mechbench.benchmarks.sphyr.load_direction import LOAD_DIRECTIONS
     from mechbench.benchmarks.sphyr.physics_scoring import REFERENCES
-    from mechbench.benchmarks.sphyr.versions import VERSIONS
 
     choice("--reference", reference, REFERENCES)
     choice("--load-direction", load_direction, LOAD_DIRECTIONS)
@@ -134,33 +134,46 @@ def generate_sphyr_command(
     output: Annotated[Path, typer.Option("-o", "--output", help="Folder for <subject>.jsonl files.")],
     n: Annotated[int, typer.Option("--n", help="Samples per subject.")] = 8,
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same bytes).")] = 1,
-    size: Annotated[str, typer.Option(help="Grid size ROWSxCOLS.")] = "10x10",
+    size: Annotated[
+        str | None, typer.Option(help="Grid size ROWSxCOLS of a v1 set (v2 is 10x10, v2-20 is 20x20).")
+    ] = None,
     subjects: Annotated[str, typer.Option(help="Comma list of subjects, or all.")] = "all",
     version: Annotated[
-        str | None,
-        typer.Option(help="v2 or v2-20: drawn as upstream's v2 (10x10 / 20x20), with each record's load_direction."),
-    ] = None,
+        str,
+        typer.Option(
+            help="v2 (10x10) or v2-20 (20x20), drawn as upstream's v2 with each record's load_direction (what "
+            "'eval sphyr' reads by default); v1 for mechbench's v1-style set (pass -T version=v1 to eval it)."
+        ),
+    ] = DEFAULT_VERSION,
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
 ) -> None:
-    """SPhyR samples for every subject (v1-style by mechbench's SIMP, or v2-style with --version)."""
+    """SPhyR samples for every subject, drawn as the version 'eval sphyr' reads by default (v2) unless --version."""
     from mechbench.benchmarks.sphyr.dataset import parse_subjects
     from mechbench.benchmarks.sphyr.generated_set import write_sphyr
 
+    choice("--version", version, VERSIONS)
+    if size is not None and version != "v1":
+        fail(f"--size applies to --version v1 only ({version} grids are {GRID_SIZES[version]}x{GRID_SIZES[version]})")
     try:
-        rows, cols = (int(v) for v in size.lower().split("x"))
+        rows, cols = (int(v) for v in (size or "10x10").lower().split("x"))
     except ValueError:
         fail(f"--size must look like 10x10, got {size!r}")
     if not (4 <= rows <= 60 and 4 <= cols <= 60):
         fail("--size must be between 4x4 and 60x60")
-    if version not in (None, "v2", "v2-20"):
-        fail(f"--version must be v2 or v2-20 (or left out for mechbench's v1-style set), got {version!r}")
     generation_target(output, n)
     try:
         chosen = parse_subjects(subjects)
         written = write_sphyr(
-            output, n, seed, rows, cols, chosen, version, **executor_args(executor, workers, ray_address)
+            output,
+            n,
+            seed,
+            rows,
+            cols,
+            chosen,
+            None if version == "v1" else version,
+            **executor_args(executor, workers, ray_address),
         )
     except (MechbenchError, RuntimeError) as error:
         fail(str(error))

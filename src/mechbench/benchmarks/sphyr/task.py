@@ -185,11 +185,9 @@ def _gravity_note(
         return f"from the results folder's name, as the published rescoring reads it: {sorted(directions)}"
     if version != "v1":
         logger.warning(
-            "SPhyR %s records do not store the load direction they were generated with; the physics and the "
-            "directional graph metrics use upstream's convention (load down the grid, turned with the rotation), so "
-            "published %s physics numbers are reproduced, but samples drawn sideways or diagonally are judged under "
-            "another load case than the one their truth was optimised for",
-            version,
+            "SPhyR %s records without a stored load_direction are judged with the load down the printed grid "
+            "(upstream's convention, which reproduces published numbers); for a v1-style set pass -T version=v1, "
+            "to judge each sample under the axis its truth was optimised for pass -T load_direction=recovered",
             version,
         )
         return "down the printed grid (upstream's v2 convention: records do not store their generation direction)"
