@@ -35,6 +35,16 @@ def test_the_listing_is_in_the_register_schema_and_names_real_tasks(name: str) -
     assert trivial in {*registry.baselines(), "replay"}, f"{trivial} is not a built-in model"
 
 
+@pytest.mark.parametrize("name", [n for n in NAMES if _listing(n)[1].paper is not None])
+def test_a_published_benchmark_carries_its_publishers_citation_in_listing_and_docs(name: str) -> None:
+    entry, listing = _listing(name)
+    assert listing.citation is not None and listing.citation.lstrip().startswith("@")
+    key = listing.citation.split("{", 1)[1].split(",", 1)[0]
+    assert key in (entry.listing.parent / "README.md").read_text()  # the docs page cites the same entry
+    uncited = listing.model_copy(update={"citation": None})
+    assert any("citation" in p for p in listing_problems(uncited, name, entry.task, dict(entry.exports)))
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_the_listing_points_at_this_repository_and_a_commit_holding_the_task(name: str) -> None:
     _, listing = _listing(name)
@@ -88,3 +98,14 @@ def test_the_oracles_reach_the_top_of_each_scale(sphyr_v2_data: Path, seesim_dat
     values = {k: v.value for s in seesim_log.results.scores for k, v in s.metrics.items()}
     assert values["accuracy"] == values["consistency"] == values["validation_accuracy"] == 1.0
     assert seesim_log.stats.model_usage == {}  # no model was called
+
+
+def test_mechbench_itself_is_licensed_and_citable_as_its_package_says() -> None:
+    import yaml
+
+    root = Path(__file__).resolve().parents[1]
+    project = tomllib.loads((root / "pyproject.toml").read_text())["project"]
+    citation = yaml.safe_load((root / "CITATION.cff").read_text())
+    assert project["license"]["text"] == citation["license"] == "MIT"
+    assert "MIT License" in (root / "LICENSE").read_text()
+    assert citation["version"] == project["version"] and citation["cff-version"] == "1.2.0"

@@ -106,6 +106,8 @@ def read_listing(path: Path) -> Listing:
 def listing_problems(listing: Listing, name: str, task: Any, exports: dict[str, Any]) -> list[str]:
     """What in ``listing`` disagrees with benchmark ``name``'s code: task names, task files, arguments."""
     problems = []
+    if listing.paper and not (listing.citation or "").strip().startswith("@"):
+        problems.append("a published benchmark (paper) needs the publishers' BibTeX citation")
     known = {name: task, **exports}
     for entry in listing.tasks:
         short = entry.name.removeprefix("mechbench/")
