@@ -68,6 +68,13 @@ def _run_inspect(argv: list[str]) -> None:
 def eval_command(
     ctx: typer.Context,
     task: Annotated[str, typer.Argument(help="A mechbench task ('mechbench list') or an Inspect task file.")],
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Print the samples, the most model calls, the media sent and a token estimate; send nothing.",
+        ),
+    ] = False,
 ) -> None:
     """'inspect eval' with mechbench's checks and reliability defaults; other options go to Inspect ('inspect eval
     --help').
@@ -94,6 +101,12 @@ def eval_command(
             )
         providers = {name: check_model(name) for name in names}
         counts = [check_limit(value) for value in option_values(args, "--limit")]
+        if dry_run:
+            from mechbench.cli.dry_run import estimate
+
+            for line in estimate(task, args, names):
+                typer.echo(line)
+            return
         base_urls = option_values(args, "--model-base-url")
         for name, provider in providers.items():
             found = api_url(name, provider, base_urls[-1] if base_urls else None) if provider else None

@@ -34,14 +34,23 @@ from mechbench.harness.guard import guard_run
 from mechbench.harness.oracle import oracle_answer
 from mechbench.harness.reliability import generate_config, reliable_generate
 from mechbench.harness.shown import loggable_dataset
-from mechbench.harness.tools import DEFAULT_TOOL_BUDGET, MAX_TOOL_BUDGET, tool_use
+from mechbench.harness.tools import DEFAULT_TOOL_BUDGET, MAX_TOOL_BUDGET, tool_turns, tool_use
 from mechbench.registry import check_builtin_model
 from mechbench.sources.files import files_sha256
 from mechbench.sources.root import DataRoot
 
 P = ParamSpec("P")
 
-PROVENANCE_KEYS = ("benchmark", "data_source", "revision", "data_sha256", "oracle", "setting", "tool_budget")
+PROVENANCE_KEYS = (
+    "benchmark",
+    "data_source",
+    "revision",
+    "data_sha256",
+    "oracle",
+    "setting",
+    "tool_budget",
+    "max_model_calls",
+)
 """Task metadata every mechbench task writes (the report and the built-in models read them)."""
 SINGLE_ANSWER = "single answer"
 TOOLS = "tools"
@@ -75,6 +84,8 @@ class TaskParts:
     :func:`~mechbench.harness.oracle.oracle_answer`."""
     setting: str = SINGLE_ANSWER
     """How the answer is given when it is not the tool setting (``single answer``, ``feedback rounds``)."""
+    answer_calls: int = 1
+    """The most model calls one sample makes outside the tool setting (one answer plus its feedback rounds)."""
     max_tokens: int = 8192
     temperature: float | None = None
     metrics: list[Metric] | None = None
@@ -144,6 +155,7 @@ def assemble(name: str, parts: TaskParts, *, oracle: bool = False, tools: bool =
         "oracle": oracle,
         "setting": TOOLS if tools else parts.setting,
         "tool_budget": budget if tools else None,
+        "max_model_calls": 0 if oracle else tool_turns(budget) if tools else parts.answer_calls,
     }
     return Task(
         dataset=loggable_dataset(parts.dataset),

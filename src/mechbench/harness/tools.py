@@ -123,6 +123,12 @@ def _submitted(call: ToolCall) -> tuple[str | None, str | None]:
     return (value if isinstance(value, str) else json.dumps(value)), None
 
 
+def tool_turns(budget: int) -> int:
+    """The most model turns of one sample in the tool setting: one per tool call, a last one that may only submit,
+    and one more for a reply that neither calls a tool nor submits."""
+    return budget + 2
+
+
 async def tool_loop(state: TaskState, tools: list[Tool], budget: int, model: Model | None = None) -> TaskState:
     """Let the model call ``tools`` (and ``submit``) until it submits, answers in plain text, or has had
     ``budget`` + 2 turns (the last one, and every turn once the budget is spent, may only submit); the answer
@@ -131,7 +137,7 @@ async def tool_loop(state: TaskState, tools: list[Tool], budget: int, model: Mod
     offered = [*tools, submit_tool()]
     state.messages.append(ChatMessageUser(content=instructions(budget, [ToolDef(t).name for t in tools])))
     answer, via = None, None
-    turns = budget + 2
+    turns = tool_turns(budget)
     for turn in range(turns):
         spent = store().get(CALLS_KEY, 0) >= budget
         choice = ToolFunction(name=SUBMIT) if turn == turns - 1 or spent else "auto"

@@ -144,6 +144,7 @@ def sphyr(
         data=source,
         files=files,
         setting="feedback rounds" if feedback_rounds else "single answer",
+        answer_calls=1 + feedback_rounds,
         max_tokens=max_tokens,
         settings={
             "subjects": subjects,

@@ -100,6 +100,7 @@ def structural_eval(
         data=root,
         files=data_files(root),
         setting="single answer" if max_retries == 0 else "feedback rounds",
+        answer_calls=1 + max_retries,
         max_tokens=max_tokens,
         oracle=oracle,
         settings={
