@@ -25,11 +25,11 @@ def counting_server() -> Iterator[tuple[str, list[str]]]:
     seen: list[str] = []
 
     class Counting(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (the standard library's name)
+        def do_GET(self) -> None:
             seen.append(self.path)
             self.send_error(404)
 
-        do_HEAD = do_GET  # noqa: N815
+        do_HEAD = do_GET
 
         def log_message(self, *args: object) -> None:
             pass
