@@ -11,6 +11,15 @@ if ! command -v chromium >/dev/null 2>&1; then
     fi
 fi
 pip install -q -e ".[dev,ray]"
+# LiteLLM's proxy, the real third-party OpenAI-compatible server the provider-failure tests run through, in a virtual
+# environment of its own (its pins conflict with Inspect's); built once per pinned version.
+tools="${MECHBENCH_TEST_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/mechbench-test-tools}"
+proxy_env="$tools/litellm-$(sha256sum tests/litellm-proxy.txt | cut -c1-12)"
+if [ ! -x "$proxy_env/bin/litellm" ]; then
+    python -m venv "$proxy_env"
+    "$proxy_env/bin/pip" install -q --disable-pip-version-check -r tests/litellm-proxy.txt
+fi
+export MECHBENCH_LITELLM="$proxy_env/bin/litellm"
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
 status=0

@@ -133,7 +133,9 @@ def log_dir(args: list[str]) -> Path:
 
 
 def failed_runs(folder: Path, since: float) -> list[tuple[Path, str]]:
-    """(log, first line of its error) of every log in ``folder`` written since ``since`` whose run ended in error."""
+    """(log, its error in one line) of every log in ``folder`` written since ``since`` whose run ended in error: the
+    run's own error, or, when its samples failed, how many did and the first cause (status, the provider's message,
+    model and address, what to check)."""
     from inspect_ai.log import read_eval_log
 
     out = []
@@ -144,7 +146,29 @@ def failed_runs(folder: Path, since: float) -> list[tuple[Path, str]]:
             header = read_eval_log(str(path), header_only=True)
         except Exception:  # not a log, or one being written by another run: not this run's to judge
             continue
-        if header.status == "error":
-            message = header.error.message if header.error is not None else "no message"
-            out.append((path, (message.strip().splitlines() or ["no message"])[-1][:300]))
+        if header.status != "error":
+            continue
+        if header.error is not None and header.error.message.strip():
+            out.append((path, header.error.message.strip().splitlines()[-1][:300]))
+        else:
+            out.append((path, _sample_failures(path, header.eval.model)))
     return out
+
+
+def _sample_failures(path: Path, model: str) -> str:
+    from inspect_ai.log import read_eval_log_samples
+
+    from mechbench.cli.provider_errors import error_text, one_line
+
+    failed, total, first = 0, 0, None
+    try:
+        for sample in read_eval_log_samples(str(path), all_samples_required=False):
+            total += 1
+            if sample.error is not None:
+                failed += 1
+                first = first or error_text(sample.error.message, sample.error.traceback)
+    except Exception:  # a log cut short: what was read still says why
+        pass
+    if first is None:
+        return "no message"
+    return f"{failed} of {total} samples failed; {one_line(model, first)}"

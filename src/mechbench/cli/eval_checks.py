@@ -35,6 +35,20 @@ def task_aliases() -> dict[str, str]:
 
 
 OFFLINE_MODELS = "mechbench/random (offline, no key)"
+
+
+def offline_models(task: str | None) -> str:
+    """The built-in models that answer ``task`` offline, in a few words (any task: :data:`OFFLINE_MODELS`)."""
+    from mechbench import registry
+
+    name = (task or "").removeprefix("mechbench/")
+    if registry.spec(name) is None:
+        return OFFLINE_MODELS
+    serving = sorted(n for n, entries in registry.baselines().items() if any(b.benchmark == name for b in entries))
+    chosen = ["random"] if "random" in serving else serving[:2]
+    return f"{', '.join(f'mechbench/{n}' for n in chosen) or 'mechbench/replay'} (offline, no key)"
+
+
 REACH_TIMEOUT = 10.0
 """Seconds to open a connection to a model's API before the run is refused (DNS lookup included)."""
 
@@ -143,7 +157,7 @@ def api_url(name: str, entry: Provider, base_url: str | None) -> tuple[str, str]
     return (entry.default_url, f"the provider's default, {variable} being unset") if entry.default_url else None
 
 
-def check_reachable(name: str, url: str, origin: str, timeout: float = REACH_TIMEOUT) -> None:
+def check_reachable(name: str, url: str, origin: str, timeout: float = REACH_TIMEOUT, task: str | None = None) -> None:
     """Refuse the run when no connection to ``url``'s host can be opened within ``timeout`` seconds."""
     parts = urlsplit(url)
     host = parts.hostname
@@ -157,7 +171,7 @@ def check_reachable(name: str, url: str, origin: str, timeout: float = REACH_TIM
         why = error.strerror or type(error).__name__ or str(error)
         raise UsageError(
             f"{name}: cannot reach {host}:{port} ({why}; address from {origin}); an API model needs the network "
-            f"or a local server — check the address, or run {OFFLINE_MODELS}"
+            f"or a local server — check the address, or run {offline_models(task)}"
         ) from None
 
 

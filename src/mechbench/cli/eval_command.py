@@ -39,7 +39,7 @@ def _run_inspect(argv: list[str]) -> None:
     env = {**os.environ, SECRET_URLS_VARIABLE: json.dumps(secret_urls)} if secret_urls else None
     # -P: the current folder is not put on the child's sys.path, so a module lying there (a dataset copy run
     # with -T data=.) is never imported in place of one Inspect needs.
-    command = [sys.executable, "-P", "-m", "inspect_ai", *argv]
+    command = [sys.executable, "-P", "-m", "mechbench.cli.inspect_child", *argv]
     typer.echo("+ inspect " + shown_command(argv), err=True)
     started = time.time() - 1  # file times are coarse on some file systems
     child = subprocess.Popen(command, env=env)
@@ -111,7 +111,7 @@ def eval_command(
         for name, provider in providers.items():
             found = api_url(name, provider, base_urls[-1] if base_urls else None) if provider else None
             if found is not None:
-                check_reachable(name, *found)
+                check_reachable(name, *found, task=task)
     except MechbenchError as error:
         fail(str(error))
     if counts and counts[-1] == 0:

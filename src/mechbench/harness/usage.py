@@ -40,8 +40,11 @@ def one_line(error: BaseException) -> str:
 
 def _command_line_program() -> bool:
     program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
-    return program in ("inspect", "mechbench") or (
-        program == "__main__.py" and Path(sys.argv[0]).parent.name == "inspect_ai"
+    parent = Path(sys.argv[0]).parent.name if sys.argv and sys.argv[0] else ""
+    return (
+        program in ("inspect", "mechbench")
+        or (program == "__main__.py" and parent == "inspect_ai")
+        or (program == "inspect_child.py" and parent == "cli")  # the Inspect process ``mechbench eval`` runs
     )
 
 
