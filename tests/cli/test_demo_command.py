@@ -43,7 +43,12 @@ def test_demo_runs_offline_and_writes_the_report(tmp_path: Path) -> None:
     assert all(r["model"] == "mechbench/tool-demo" and r["difference"] > 0 for r in compared.values())
     assert "With tools against without" in (tmp_path / "report" / "report.md").read_text()
     assert len(board["seesim"]) == 10  # one row per model and modality: 2 × 3 modalities, and 4 on the images
-    seesim = {(r["model"], r["modality"]): r for r in sections["seesim"]["runs"]}
+    # A model run in several settings is named with what sets each apart, in tables and figures alike.
+    several = [r for r in sections["seesim"]["runs"] if r["model_name"] == "mechbench/always-true"]
+    assert len({r["model"] for r in several}) == 3 and all(
+        r["model"].endswith(("image]", "video]", "text]")) for r in several
+    )
+    seesim = {(r["model_name"], r["modality"]): r for r in sections["seesim"]["runs"]}
     for modality in ("image", "video", "text"):  # both baselines answered every generated question
         true, false = seesim[("mechbench/always-true", modality)], seesim[("mechbench/always-false", modality)]
         assert true["samples"] == false["samples"] > 50 and true["accuracy"] == false["accuracy"] == 0.5
@@ -57,7 +62,9 @@ def test_demo_runs_offline_and_writes_the_report(tmp_path: Path) -> None:
     # OpenSeeSimE on the same simulations, both domains, two baselines, offline.
     runs = sections["openseesime"]["runs"]
     shortcuts = ("mechbench/first-choice", "mechbench/last-choice", "mechbench/random", "mechbench/majority")
-    assert {(r["model"], r["domain"]) for r in runs} == {(m, d) for m in shortcuts for d in ("structural", "fluid")}
+    assert {(r["model_name"], r["domain"]) for r in runs} == {
+        (m, d) for m in shortcuts for d in ("structural", "fluid")
+    }
     assert all(r["samples"] >= 18 and 0 < r["accuracy"] < 1 for r in runs)
     assert (tmp_path / "report" / "report.html").stat().st_size > 50_000
 

@@ -87,6 +87,8 @@ class ReportSpec:
     headline: Callable[[Any], tuple[str, float, float] | None]
     setting: Callable[[Mapping[str, Any], Mapping[str, Any]], str]
     rows: Callable[[Any, Any], Rows] = lambda log, run: {}
+    derived: Callable[[Rows], Rows] = lambda rows: {}
+    """Tables computed from the rows once they are merged over runs (means over distinct samples)."""
     tables: Callable[[Rows], list[Table]] = _nothing
     figures: Callable[[Rows], list[Picture]] = _nothing
     folded: Callable[[Rows], list[Picture]] = _nothing
@@ -221,9 +223,14 @@ def first_score(sample: Any) -> Any:
     return next(iter(sample.scores.values())) if getattr(sample, "scores", None) else None
 
 
-def run_row(run: Any, **extra: Any) -> dict[str, Any]:
-    """The row every benchmark's run table starts from: the model, the run's metrics, its sample count."""
-    return {"model": run.model, **run.metrics, "samples": run.samples, **extra}
+def run_row(run: Any, counts: Sequence[str] = (), **extra: Any) -> dict[str, Any]:
+    """The row every benchmark's run table starts from: the model, the run's metrics, its sample count. The metrics
+    named in ``counts`` count replies: whole numbers, never printed as 5.000 among shares."""
+    row = {"model": run.model, **run.metrics, "samples": run.samples, **extra}
+    for name in counts:
+        if isinstance(row.get(name), float) and row[name].is_integer():
+            row[name] = int(row[name])
+    return row
 
 
 def accuracy_headline(sample: Any) -> tuple[str, float, float] | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -181,6 +182,11 @@ class Scored:
     chance: float | None
     unreadable: bool
     repaired: bool
+    reason: str | None = None
+    """Why an unreadable answer could not be read (the score's explanation, first line)."""
+
+
+MAX_REASON_CHARS = 80
 
 
 @dataclass
@@ -210,6 +216,12 @@ class _Pool:
         """The share of samples whose answer could not be read (``unreadable``) or was decided by a repair or a
         fallback rule (``repaired``)."""
         return sum(getattr(s, flag) for s in self.samples.values()) / max(len(self.samples), 1)
+
+    @property
+    def reason(self) -> str | None:
+        """The most common reason an answer could not be read."""
+        reasons = Counter(s.reason for s in self.samples.values() if s.unreadable and s.reason)
+        return reasons.most_common(1)[0][0] if reasons else None
 
     @property
     def chance(self) -> float | None:
@@ -245,6 +257,7 @@ def _leaderboard(pools: dict[tuple[str, str, str, str], _Pool]) -> list[dict[str
                 "repeats": pool.repeats,
                 "unreadable": pool.share("unreadable"),
                 "repaired": pool.share("repaired"),
+                "unreadable_reason": pool.reason,
                 "chance": pool.chance,
                 "runs": pool.runs,
                 "setting": setting,
@@ -286,11 +299,62 @@ def _headlines(entry: registry.BenchmarkSpec, log: EvalLog) -> list[tuple[str, t
         metric, value, weight = headline
         meta = getattr(registry.first_score(sample), "metadata", None) or {}
         key = (str(log.eval.task), str(sample.id), int(getattr(sample, "epoch", 1) or 1))
-        part = Scored(
-            value, weight, entry.report.chance(sample), bool(meta.get("unreadable")), bool(meta.get("repaired"))
-        )
+        score = registry.first_score(sample)
+        unreadable = bool(meta.get("unreadable"))
+        explained = str(shown(getattr(score, "explanation", None) or "")).strip().splitlines() if unreadable else []
+        reason = explained[0][:MAX_REASON_CHARS] if explained else None
+        part = Scored(value, weight, entry.report.chance(sample), unreadable, bool(meta.get("repaired")), reason)
         out.append((metric, key, part))
     return out
+
+
+def setting_labels(settings: dict[str, set[str]]) -> dict[tuple[str, str], str]:
+    """(model, setting) -> how the model is named in figures and tables: the model alone when it ran in one setting,
+    else the model with what sets this setting apart from its others (``gpt-4o [tools (budget 8)]``)."""
+    labels = {}
+    for model, several in settings.items():
+        parts = [set(s.split(", ")) for s in several]
+        shared, every = (set.intersection(*parts), set.union(*parts)) if parts else (set(), set())
+        for setting in several:
+            own = setting.split(", ")
+            apart = [part for part in own if part not in shared]
+            if len(several) == 1:
+                labels[(model, setting)] = model
+            elif apart:
+                labels[(model, setting)] = f"{model} [{', '.join(apart)}]"
+            else:  # everything it has, the others have too: it is set apart by what it lacks
+                labels[(model, setting)] = f"{model} [without {', '.join(sorted(every - set(own)))}]"
+    return labels
+
+
+def split_by_setting(
+    collected: list[tuple[Run, str, dict[str, list[dict[str, Any]]]]],
+) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Every benchmark's table rows, merged over runs (oldest first) as the leaderboard is: a model's rows from
+    different settings carry the setting in their model label, so no figure or table pools them; a row naming a
+    sample (``id``) scored again by a later run of the same label keeps only the latest."""
+    settings: dict[tuple[str, str], set[str]] = {}
+    for run, setting, _ in collected:
+        settings.setdefault((run.benchmark, run.model), set()).add(setting)
+    sections: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for run, setting, rows in collected:
+        label = setting_labels({run.model: settings[(run.benchmark, run.model)]})[(run.model, setting)]
+        section = sections.setdefault(run.benchmark, {})
+        for table, table_rows in rows.items():
+            section.setdefault(table, []).extend(
+                {**row, "model": label, "model_name": run.model, "setting": setting}
+                if row.get("model") == run.model
+                else row
+                for row in table_rows
+            )
+    for section in sections.values():
+        for table, table_rows in section.items():
+            if any("id" in row for row in table_rows):
+                latest = {(row.get("model"), row.get("id"), row.get("epoch")): row for row in table_rows}
+                section[table] = [row for row in table_rows if "id" not in row] + [
+                    row for row in latest.values() if "id" in row
+                ]
+    return sections
 
 
 def build_report(log_dir: str | Path) -> Report:
@@ -302,7 +366,7 @@ def build_report(log_dir: str | Path) -> Report:
     runs: list[Run] = []
     skipped: list[str] = []
     pools: dict[tuple[str, str, str, str], _Pool] = {}
-    sections: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    collected: list[tuple[Run, str, dict[str, list[dict[str, Any]]]]] = []
     # Oldest first, so that a sample scored again by a later run keeps its latest score.
     infos = sorted(list_eval_logs(str(log_dir)), key=lambda info: (getattr(info, "mtime", 0) or 0, info.name))
     for info in infos:
@@ -339,9 +403,12 @@ def build_report(log_dir: str | Path) -> Report:
             pools[key].runs += 1
             if run.data_sha256:
                 pools[key].digests.add(run.data_sha256)
-        section = sections.setdefault(run.benchmark, {})
-        for table, table_rows in rows.items():
-            section.setdefault(table, []).extend(table_rows)
+        collected.append((run, setting, rows))
+    sections = split_by_setting(collected)
+    for benchmark, section in sections.items():
+        entry = registry.spec(benchmark)
+        if entry is not None:
+            section.update(entry.report.derived(section))
     references = [
         row for benchmark in sections for row in _references(benchmark, [r for r in runs if r.benchmark == benchmark])
     ]

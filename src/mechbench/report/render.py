@@ -15,6 +15,7 @@ from mechbench import registry
 from mechbench.core.text import clean
 from mechbench.registry import Column
 from mechbench.report.build import Report
+from mechbench.report.reading import reading_figure
 
 
 def _fmt(value: Any) -> str:
@@ -61,7 +62,12 @@ READING = (
     "leaderboard, the shortcut panel: what built-in models that never use the skill score on the same data, beside "
     "the chance level where the score has one. A run with "
     "tools (-T tools=true) is its own protocol, in its own row: the table under a leaderboard gives its difference "
-    "from the same model's other settings (tools minus the other), never mixed into published comparisons."
+    "from the same model's other settings (tools minus the other), never mixed into published comparisons. "
+    "'samples (distinct)' counts each sample once however many runs scored it (its latest score counts). In "
+    "figures and detailed tables, a model run in several settings is named with what sets each apart "
+    "(model [tools (budget 8)]), so no figure pools two settings; the 'answers read' figure counts, per row, the "
+    "answers read as given, read only by a repair or fallback rule, and not read at all (with the most common "
+    "reason when none was). Column headings say '(count)' for counts of replies; every other rate is a share."
 )
 STYLE = (
     "body{font-family:sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;line-height:1.4}"
@@ -254,6 +260,11 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
         if compared:
             page.table("With tools against without (same model, same data)", compared, COMPARED_COLUMNS)
         data = data or {}
+        page.figure(
+            f"{entry.name}_read.png",
+            f"{entry.title}: answers read, per model and setting (counts)",
+            reading_figure(rows, entry.title),
+        )
         for name, caption, png in entry.report.figures(data):
             page.figure(name, caption, png)
         if entry.report.glossary:

@@ -20,7 +20,11 @@ def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
 def rows(log: Any, run: Any) -> Rows:
     """The run's metrics with its domain and subset."""
     meta = log.eval.metadata or {}
-    return {"runs": [run_row(run, domain=meta.get("domain"), subset=meta.get("subset"))]}
+    return {"runs": [run_row(run, COUNTS, domain=meta.get("domain"), subset=meta.get("subset"))]}
+
+
+COUNTS = ("no_answer", "budget_exhausted")
+"""The run metrics that are counts of replies, not shares."""
 
 
 def tables(data: Rows) -> list[Table]:
@@ -33,9 +37,9 @@ def tables(data: Rows) -> list[Table]:
         Column("subset", "subset"),
         Column("accuracy", "accuracy"),
         *[Column(k, k.removeprefix("accuracy_").replace("_", " ")) for k in kinds],
-        Column("no_answer", "no answer"),
-        Column("budget_exhausted", "budget exhausted"),
-        Column("samples", "questions"),
+        Column("no_answer", "no answer (count)"),
+        Column("budget_exhausted", "budget exhausted (count)"),
+        Column("samples", "questions (count)"),
     ]
     return [("OpenSeeSimE", runs, columns)]
 
@@ -90,7 +94,13 @@ REPORT = ReportSpec(
             "share of multiple-choice questions whose first line names the correct choice; chance is one "
             "over the number of choices; higher is better",
         ),
-        ("no answer", "replies whose first line names no choice (counts)"),
-        ("budget exhausted", "replies cut off by the output-token limit before an answer (counts)"),
+        ("no answer (count)", "replies whose first line names no choice, counted (not a share)"),
+        ("budget exhausted (count)", "replies cut off by the output-token limit before an answer, counted"),
+        (
+            "question types",
+            "the published sets' own types; mechbench's generated sets ask 'set-up' (a property of the set-up "
+            "read off the details box, Yes/No), 'threshold' (a result read against a stated threshold, Yes/No) and "
+            "'value range' (which of four ranges holds a result)",
+        ),
     ),
 )

@@ -35,8 +35,14 @@ def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
 def rows(log: Any, run: Any) -> Rows:
     """The run's metrics with its modality and the files it left out for want of media."""
     left_out = (log.eval.metadata or {}).get("skipped_for_missing_media") or []
-    row = run_row(run, modality=_modality(run.task_args), left_out=shown(", ".join(map(str, left_out))) or "none")
+    row = run_row(
+        run, COUNTS, modality=_modality(run.task_args), left_out=shown(", ".join(map(str, left_out))) or "none"
+    )
     return {"runs": [row]}
+
+
+COUNTS = ("unparsable", "budget_exhausted")
+"""The run metrics that count replies (the others are shares)."""
 
 
 def published(model: str, digest: str | None) -> tuple[float, str] | None:
@@ -73,9 +79,9 @@ def tables(data: Rows) -> list[Table]:
         ("accuracy_fluid", "fluid"),
         ("consistency", "consistency"),
         ("validation_accuracy", "validation"),
-        ("unparsable", "unparsable"),
-        ("budget_exhausted", "budget exhausted"),
-        ("samples", "samples"),
+        ("unparsable", "unparsable (count)"),
+        ("budget_exhausted", "budget exhausted (count)"),
+        ("samples", "samples (count)"),
         ("left_out", "files left out (no media)"),
     ]
     return [("SeeSim", data.get("runs", []), [Column(k, h) for k, h in columns])]
@@ -133,7 +139,7 @@ REPORT = ReportSpec(
             "accuracy on the questions about whether the simulation itself is sound (reactions balance, "
             "the solution converged, mass is conserved)",
         ),
-        ("unparsable", "replies with no True or False (counts)"),
-        ("budget exhausted", "replies cut off by the output-token limit before an answer (counts)"),
+        ("unparsable (count)", "replies with no True or False, counted (not a share)"),
+        ("budget exhausted (count)", "replies cut off by the output-token limit before an answer, counted"),
     ),
 )

@@ -48,24 +48,50 @@ def _load_label(meta: Mapping[str, Any]) -> str:
 
 
 def rows(log: Any, run: Any) -> Rows:
-    """Per-subject means of every metric (a task may hold several subjects)."""
-    by_subject: dict[str, list[dict[str, float]]] = defaultdict(list)
-    for sample in log.samples or []:
-        score = first_score(sample)
-        if score is not None and isinstance(score.value, dict):
-            by_subject[str(sample.metadata.get("subject"))].append(score.value)
+    """Every scored sample's metrics with its subject (a task may hold several subjects); the report merges runs
+    by sample id, so a sample scored twice counts once."""
     meta = log.eval.metadata or {}
     version = str(meta.get("version") or "v1")  # logs from before versions existed ran v1
     if _replayed(meta):
         version = f"{version}, replayed"
     if meta.get("load_direction") == "recovered":
         version = f"{version}, load recovered"
+    graded = []
+    for sample in log.samples or []:
+        score = first_score(sample)
+        if score is not None and isinstance(score.value, dict):
+            subject = str(sample.metadata.get("subject"))
+            values = {k: float(v) for k, v in score.value.items() if isinstance(v, int | float)}
+            graded.append(
+                {
+                    "model": run.model,
+                    "version": version,
+                    "subject": subject,
+                    "id": str(sample.id),
+                    "epoch": int(getattr(sample, "epoch", 1) or 1),
+                    **values,
+                }
+            )
+    return {"graded": graded}
+
+
+def derived(data: Rows) -> Rows:
+    """The per-subject means, from the merged samples."""
+    return {"subjects": subject_means(data)}
+
+
+def subject_means(data: Rows) -> list[dict[str, Any]]:
+    """Per model, version and subject: the mean of every metric over its distinct samples."""
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in data.get("graded", []):
+        groups[(row["model"], row["version"], row["subject"])].append(row)
     out = []
-    for subject, values in sorted(by_subject.items()):
-        keys = set().union(*values)
+    for (model, version, subject), values in sorted(groups.items()):
+        keys = {k for v in values for k, x in v.items() if isinstance(x, float)}  # the metrics (id, epoch: labels)
         means = {k: sum(float(v.get(k, 0.0)) for v in values) / len(values) for k in keys}
-        out.append({"model": run.model, "version": version, "subject": subject, "samples": len(values), **means})
-    return {"subjects": out}
+        labels = {k: values[0][k] for k in ("model_name", "setting") if k in values[0]}
+        out.append({"model": model, **labels, "version": version, "subject": subject, "samples": len(values), **means})
+    return out
 
 
 def _short(subject: str) -> str:
@@ -133,7 +159,11 @@ def subject_figure(data: Rows) -> bytes | None:
     width = 0.8 / len(models)
     for k, model in enumerate(models):
         values = [value.get((model, s), 0.0) for s in subjects]
-        ax.bar(np.arange(len(subjects)) + k * width, values, width, label=short(model))
+        x = np.arange(len(subjects)) + k * width
+        ax.bar(x, values, width, label=short(model))
+        for where, v in zip(x, values, strict=True):
+            if v == 0:  # a bar of height zero is otherwise invisible
+                ax.text(where, 0, "0", ha="center", va="bottom", fontsize=7)
     ticks = [short(s) for s in subjects]
     ax.set_xticks(np.arange(len(subjects)) + 0.4 - width / 2, ticks, rotation=60, ha="right", fontsize=8)
     ax.set_ylabel("topology score (or normalised score)")
@@ -151,6 +181,7 @@ REPORT = ReportSpec(
     headline=headline,
     setting=setting,
     rows=rows,
+    derived=derived,
     tables=tables,
     figures=figures,
     glossary=(

@@ -72,7 +72,15 @@ def rows(log: Any, run: Any) -> Rows:
         if score is None:
             continue
         step = str((score.metadata or {}).get("step", "none"))
-        ladder.append({"model": run.model, "difficulty": str(sample.metadata.get("difficulty")), "step": step})
+        ladder.append(
+            {
+                "model": run.model,
+                "id": str(sample.id),
+                "epoch": int(getattr(sample, "epoch", 1) or 1),
+                "difficulty": str(sample.metadata.get("difficulty")),
+                "step": step,
+            }
+        )
         if step != "correct" and len(failures) < MAX_FAILURES_DRAWN and score.answer:
             failures.append(
                 {
@@ -109,9 +117,9 @@ def tables(data: Rows) -> list[Table]:
         ("frame", "frame"),
         ("truss", "truss"),
         ("exact_success", "exact"),
-        ("unparsable_replies", "unparsable"),
-        ("budget_exhausted_replies", "budget exhausted"),
-        ("samples", "tasks"),
+        ("unparsable_replies", "unparsable (share)"),
+        ("budget_exhausted_replies", "budget exhausted (share)"),
+        ("samples", "tasks (count)"),
     ]
     ladder = [Column("model", "model"), Column("difficulty", "difficulty"), *[Column(s, s) for s in LADDER_STEPS]]
     return [
@@ -204,8 +212,16 @@ REPORT = ReportSpec(
             "all; d1–d5 under the figure's bars are the task's difficulty, from 1 (a simple beam) to 5 (larger frames "
             "and trusses)",
         ),
-        ("unparsable", "replies with no FrameCalc JSON that could be read"),
-        ("budget exhausted", "replies cut off by the output-token limit before an answer"),
+        (
+            "mean ratio",
+            "each task's ladder score (0, 0.25, 0.5, 0.75 or 1: how far up the ladder its answer got) averaged "
+            "with every task weighted alike (the published 'average success ratio'); higher is better",
+        ),
+        ("beam / frame / truss", "weighted accuracy over the tasks of that kind only"),
+        ("exact", "share of tasks whose answer passed every check (ladder score 1)"),
+        ("unparsable (share)", "share of all replies, retries included, with no FrameCalc JSON that could be read"),
+        ("budget exhausted (share)", "share of all replies cut off by the output-token limit before an answer"),
+        ("tasks (count)", "drawings scored in the run"),
         *((f"convention: {name}", rule) for name, rule in CONVENTIONS),
     ),
 )
