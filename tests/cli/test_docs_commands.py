@@ -34,7 +34,7 @@ def test_the_offline_commands_of_the_docs_run_as_written(page: str, tmp_path: Pa
     commands = offline_commands(page)
     assert commands, f"{page} lost its offline example"
     for command in commands:
-        args = shlex.split(command)[1:] + ["--log-dir", str(tmp_path / "logs")]
+        args = [*shlex.split(command)[1:], "--log-dir", str(tmp_path / "logs")]
         done = subprocess.run(
             [sys.executable, "-m", "mechbench", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600
         )
