@@ -14,14 +14,27 @@ import pytest
 pytestmark = pytest.mark.slow  # whole Inspect runs in subprocesses
 
 PLANTED = ("click", "yaml", "rich", "httpx", "numpy", "inspect_ai", "typer", "pydantic")
+PLANTED_STDLIB = ("csv", "textwrap", "zipfile", "email")
+"""Standard-library modules ``importlib.metadata`` reaches: ``python -m mechbench`` imports the package while the
+current folder is still first on ``sys.path``."""
 
 
 def _plant(folder: Path) -> Path:
     """Modules named like ones mechbench and Inspect import, each writing a marker if it is ever run."""
     marker = folder / "PLANTED_CODE_RAN"
-    for name in PLANTED:
+    for name in PLANTED + PLANTED_STDLIB:
         (folder / f"{name}.py").write_text(f"open({str(marker)!r}, 'a').write({name!r} + '\\n')\n")
     return marker
+
+
+@pytest.mark.parametrize("args", [["--version"], ["list"]])
+def test_python_m_mechbench_imports_nothing_from_the_current_folder(tmp_path: Path, args: list[str]) -> None:
+    marker = _plant(tmp_path)
+    (tmp_path / "email").mkdir()
+    (tmp_path / "email" / "__init__.py").write_text(f"open({str(marker)!r}, 'a').write('email package\\n')\n")
+    done = subprocess.run([sys.executable, "-m", "mechbench", *args], capture_output=True, text=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert not marker.exists(), f"planted code ran: {marker.read_text()}"
 
 
 @pytest.mark.parametrize("entry", ["command", "module"])

@@ -93,3 +93,98 @@ def test_a_reply_at_the_cap_parses_in_linear_time(
 ) -> None:
     # Linear gives about 10 (less, with any fixed cost); quadratic 100.
     assert _slowest_ratio(parse, unit, cap) < 12, name
+
+
+CEILING = 1024**3
+"""Address space the subprocess checks run under: a refusal that first read the input whole would not fit."""
+SECONDS = 30
+
+
+def _bounded(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``mechbench ARGS`` in a child held under :data:`CEILING` bytes of memory and :data:`SECONDS` seconds."""
+    import resource
+
+    def ceiling() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (CEILING, CEILING))
+
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "mechbench", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        preexec_fn=ceiling,
+        timeout=SECONDS,
+    )
+    assert time.monotonic() - started < SECONDS
+    assert "Traceback" not in done.stderr, done.stderr[-2000:]
+    return done
+
+
+def _one_error(done: subprocess.CompletedProcess[str]) -> str:
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert done.returncode != 0 and len(errors) == 1, done.stderr[-2000:]
+    return errors[0]
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero", "/dev/urandom"])
+def test_a_pipe_or_device_as_replay_or_score_file_is_one_line(special: str, tmp_path: Path) -> None:
+    path = Path(special)
+    if special == "fifo":
+        path = tmp_path / "replies.jsonl"
+        os.mkfifo(path)  # nobody ever writes: reading it would block forever
+    replay = ["eval", "sphyr", "-T", "data=bundled", "--model", "mechbench/replay", "-M", f"file={path}"]
+    line = _one_error(_bounded([*replay, "--limit", "1", "--log-dir", str(tmp_path / "logs")], tmp_path))
+    assert "not a regular file" in line
+    answer = tmp_path / "answer.json"
+    answer.write_text("{}")
+    line = _one_error(_bounded(["score", "structural", "--truth", str(path), "--answer", str(answer)], tmp_path))
+    assert "not a regular file" in line
+
+
+def test_the_replay_record_cap_is_enforced_in_one_line(tmp_path: Path) -> None:
+    import json
+
+    from mechbench.core.limits import MAX_RECORDS_PER_FILE
+
+    replies = tmp_path / "replies.jsonl"
+    replies.write_text(
+        "".join(json.dumps({"id": f"s{i}", "reply": "1"}) + "\n" for i in range(MAX_RECORDS_PER_FILE + 1))
+    )
+    replay = ["eval", "sphyr", "-T", "data=bundled", "--model", "mechbench/replay", "-M", f"file={replies}"]
+    line = _one_error(_bounded([*replay, "--limit", "1", "--log-dir", str(tmp_path / "logs")], tmp_path))
+    assert f"{MAX_RECORDS_PER_FILE + 1} records, more than the {MAX_RECORDS_PER_FILE}" in line
+
+
+def test_an_inflating_log_is_left_out_of_the_report_unread(tmp_path: Path) -> None:
+    import zipfile
+
+    from mechbench.report.build import MAX_LOG_BYTES
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    bomb = logs / "2026-11-26T00-00-00-00-00_sphyr_bomb.eval"
+    block = b" " * 1024**2
+    with zipfile.ZipFile(bomb, "w", zipfile.ZIP_DEFLATED) as archive, archive.open("header.json", "w") as member:
+        for _ in range(MAX_LOG_BYTES // len(block) + 1):
+            member.write(block)
+    assert bomb.stat().st_size < MAX_LOG_BYTES // 100  # it inflates a hundredfold
+    line = _one_error(_bounded(["report", str(logs), "-o", str(tmp_path / "report")], tmp_path))
+    assert "once inflated, more than the" in line and bomb.name in line
+
+
+def test_an_endpoint_a_dotenv_file_sets_is_named_before_the_run_and_logged(tmp_path: Path) -> None:
+    from inspect_ai.log import read_eval_log
+
+    (tmp_path / ".env").write_text(
+        "HF_ENDPOINT=http://127.0.0.1:9\nPLANTED_BASE_URL=http://someone:secret@127.0.0.1:9/v1\n"
+    )
+    run = ["eval", "sphyr", "-T", "data=bundled", "--model", "mechbench/empty", "--limit", "1"]
+    done = _bounded([*run, "--log-dir", str(tmp_path / "logs")], tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (line,) = [line for line in done.stderr.splitlines() if line.startswith("endpoints:")]
+    assert f"from {tmp_path / '.env'}: HF_ENDPOINT=http://127.0.0.1:9" in line
+    assert "PLANTED_BASE_URL=http://127.0.0.1:9/v1" in line and "secret" not in done.stderr
+    (log,) = (tmp_path / "logs").glob("*.eval")
+    recorded = read_eval_log(str(log), header_only=True).eval.metadata["endpoints"]
+    assert recorded["HF_ENDPOINT"] == "http://127.0.0.1:9" and "secret" not in str(recorded)

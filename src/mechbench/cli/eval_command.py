@@ -125,7 +125,20 @@ def eval_command(
         args += ["-T", f"samples={counts[-1]}"]  # a streamed source then reads only the shards those samples are in
     if any(providers.values()):
         typer.echo(f"retries: {RETRY_POLICY}", err=True)
+    _say_endpoints()
     _run_inspect(eval_argv(task, args))
+
+
+def _say_endpoints() -> None:
+    """One line naming every endpoint a ``.env`` file or the environment sets (Inspect loads ``.env`` itself)."""
+    import os
+    from pathlib import Path
+
+    from mechbench.sources.endpoints import endpoint_line
+
+    line = endpoint_line(Path.cwd(), os.environ)
+    if line:
+        typer.echo(line, err=True)
 
 
 def eval_retry_command(
@@ -141,4 +154,5 @@ def eval_retry_command(
         check_resumable(log)
     except MechbenchError as error:
         fail(str(error))
+    _say_endpoints()
     _run_inspect(eval_retry_argv([log], list(ctx.args)))

@@ -29,7 +29,8 @@ def report(
         fail(f"--format must be all or json, got {format!r}")
     built = build_report(log_dir)
     if not built.runs:
-        fail(f"no successful Inspect logs under {log_dir}")
+        why = f" ({len(built.skipped_logs)} left out; the first: {built.skipped_logs[0]})" if built.skipped_logs else ""
+        fail(f"no successful Inspect logs under {log_dir}{why}")
     if format == "json":
         typer.echo(built.model_dump_json(indent=1))
         return

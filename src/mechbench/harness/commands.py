@@ -18,7 +18,8 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from mechbench.core import safejson
-from mechbench.core.errors import UsageError
+from mechbench.core.errors import DataSourceError, UsageError
+from mechbench.core.reading import read_capped_text
 from mechbench.harness.arguments import one_of
 
 USAGE_ERROR = 2
@@ -87,14 +88,18 @@ def generation_target(output: Path, n: int) -> None:
         fail(f"-o {output}: the folder is not writable")
 
 
+MAX_JSON_FILE_BYTES = 64 * 1024**2
+"""Bytes of a JSON file a command reads (a FrameCalc model or a grid file takes a few KB)."""
+
+
 def read_json(path: Path, what: str) -> Any:
     """Read a JSON file or fail with one clear line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         fail(f"{what} {path} does not exist")
-    except (IsADirectoryError, PermissionError, UnicodeDecodeError) as error:
-        fail(f"cannot read {what} {path}: {error.__class__.__name__}")
+    try:
+        text = read_capped_text(path, MAX_JSON_FILE_BYTES, what)
+    except DataSourceError as error:
+        fail(str(error))
     try:
         return safejson.loads(text)
     except json.JSONDecodeError as error:

@@ -18,6 +18,7 @@ benchmark sets ``Sample.id`` and nothing else for replay.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,7 @@ from mechbench.harness.reliability import generate_config, reliable_generate
 from mechbench.harness.shown import loggable_dataset
 from mechbench.harness.tools import DEFAULT_TOOL_BUDGET, MAX_TOOL_BUDGET, tool_turns, tool_use
 from mechbench.registry import check_builtin_model
+from mechbench.sources.endpoints import endpoints
 from mechbench.sources.files import files_sha256
 from mechbench.sources.root import DataRoot
 
@@ -50,6 +52,7 @@ PROVENANCE_KEYS = (
     "setting",
     "tool_budget",
     "max_model_calls",
+    "endpoints",
 )
 """Task metadata every mechbench task writes (the report and the built-in models read them)."""
 SINGLE_ANSWER = "single answer"
@@ -156,6 +159,7 @@ def assemble(name: str, parts: TaskParts, *, oracle: bool = False, tools: bool =
         "setting": TOOLS if tools else parts.setting,
         "tool_budget": budget if tools else None,
         "max_model_calls": 0 if oracle else tool_turns(budget) if tools else parts.answer_calls,
+        "endpoints": endpoints(os.environ),
     }
     return Task(
         dataset=loggable_dataset(parts.dataset),

@@ -22,6 +22,7 @@ from typing import Any
 from mechbench import registry
 from mechbench.core import safejson
 from mechbench.core.errors import DataSourceError, MechbenchError
+from mechbench.core.limits import MAX_RECORDS_PER_FILE, check_count
 from mechbench.sources.files import read_data_text
 
 
@@ -61,6 +62,8 @@ class ReplayBook:
             return
         try:
             lines = read_data_text(path).splitlines()
+            records = sum(1 for line in lines if line.strip())
+            check_count(records, MAX_RECORDS_PER_FILE, "records", path.name)
         except DataSourceError as error:
             raise ReplayFileError(f"cannot read replay file {path}: {error}") from None
         for number, line in enumerate(lines, start=1):

@@ -308,6 +308,34 @@ def _headlines(entry: registry.BenchmarkSpec, log: EvalLog) -> list[tuple[str, t
     return out
 
 
+MAX_LOG_BYTES = 512 * 1024**2
+"""Bytes a log may take once inflated for the report to read it (a 10,000-sample run with images takes ~300 MB)."""
+
+
+def oversized_log(name: str) -> str | None:
+    """Why the log at ``name`` is too large to read (None when it is not): a ``.eval`` log is a zip archive whose
+    members are checked by the sizes its directory declares (which reading holds them to), before any is inflated."""
+    import os
+    import stat
+    import zipfile
+
+    path = name.removeprefix("file://")
+    try:
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            return "not a regular file"
+        if path.endswith(".eval"):
+            with zipfile.ZipFile(path) as archive:
+                size = sum(member.file_size for member in archive.infolist())
+        else:
+            size = os.stat(path).st_size
+    except (OSError, zipfile.BadZipFile) as error:
+        return f"cannot be read ({type(error).__name__})"
+    if size > MAX_LOG_BYTES:
+        return f"{size} bytes once inflated, more than the {MAX_LOG_BYTES} the report reads from one log"
+    return None
+
+
 def setting_labels(settings: dict[str, set[str]]) -> dict[tuple[str, str], str]:
     """(model, setting) -> how the model is named in figures and tables: the model alone when it ran in one setting,
     else the model with what sets this setting apart from its others (``gpt-4o [tools (budget 8)]``)."""
@@ -371,6 +399,10 @@ def build_report(log_dir: str | Path) -> Report:
     infos = sorted(list_eval_logs(str(log_dir)), key=lambda info: (getattr(info, "mtime", 0) or 0, info.name))
     for info in infos:
         name = shown(info.name)
+        too_large = oversized_log(info.name)
+        if too_large is not None:
+            skipped.append(f"{name}: {too_large}")
+            continue
         try:
             log = read_eval_log(info.name)
         except Exception as error:  # a broken log is listed as left out, never fatal to the report

@@ -6,6 +6,7 @@ import hashlib
 from pathlib import Path
 
 from mechbench.core.errors import DataSourceError
+from mechbench.core.reading import read_capped_text
 from mechbench.sources.download import safe_member
 from mechbench.sources.hub import hub_snapshot
 
@@ -34,18 +35,10 @@ def within(root: Path, path: Path) -> Path:
 
 
 def read_data_text(path: Path, limit: int | None = None) -> str:
-    """A data file's text (UTF-8), refusing one larger than ``limit`` (default the data-file cap) unread."""
+    """A data file's text (UTF-8): a regular file only, refused unread past ``limit`` bytes (default the data-file
+    cap) — a pipe or a device that reports size 0 is refused, not read forever."""
     limit = MAX_DATA_FILE_BYTES if limit is None else limit
-    try:
-        size = path.stat().st_size
-    except OSError as error:
-        raise DataSourceError(f"cannot read {path}: {error.strerror or error}") from None
-    if size > limit:
-        raise DataSourceError(f"{path.name} is {size} bytes, more than the {limit} a data file may have; refused")
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise DataSourceError(f"cannot read {path}: {error}") from None
+    return read_capped_text(path, limit, "data file")
 
 
 def files_sha256(paths: list[Path]) -> str:
