@@ -188,3 +188,53 @@ def test_an_endpoint_a_dotenv_file_sets_is_named_before_the_run_and_logged(tmp_p
     (log,) = (tmp_path / "logs").glob("*.eval")
     recorded = read_eval_log(str(log), header_only=True).eval.metadata["endpoints"]
     assert recorded["HF_ENDPOINT"] == "http://127.0.0.1:9" and "secret" not in str(recorded)
+
+
+def _chain(links: int) -> str:
+    import json
+
+    points = [{"id": f"P{i}", "x": float(i), "y": 0.0} for i in range(links + 1)]
+    members = [{"id": f"L{i}", "a": f"P{i}", "b": f"P{i + 1}"} for i in range(links)]
+    supports = [
+        {"id": "S1", "at": {"id": "P0", "type": "point"}, "kind": "pin"},
+        {"id": "S2", "at": {"id": f"P{links}", "type": "point"}, "kind": "roller"},
+    ]
+    return json.dumps({"points": points, "links": members, "supports": supports, "loads": []})
+
+
+def test_a_drawing_past_its_limit_is_refused_at_once_and_the_solver_still_takes_the_model() -> None:
+    from mechbench.benchmarks.structural_eval.tools import drawing
+    from mechbench.core.errors import ModelTooLargeError
+    from mechbench.frame import solve
+    from mechbench.frame.render import MAX_DRAWN_LINKS, MAX_DRAWN_POINTS
+
+    model = _chain(max(MAX_DRAWN_LINKS, MAX_DRAWN_POINTS) + 5)
+    started = time.monotonic()
+    with pytest.raises(ModelTooLargeError, match="mechbench draws at most"):
+        drawing(model)
+    assert time.monotonic() - started < 2
+    import json
+
+    assert solve(json.loads(model), diagrams=False)["reactions"]  # the limit is the drawing's, not the solver's
+
+
+def test_a_grid_past_the_physics_judges_limit_is_an_instrument_limit_at_once() -> None:
+    from mechbench.benchmarks.sphyr.physics_scoring import MAX_JUDGED_SIDE, JudgeLimitError, physics_score
+
+    side = MAX_JUDGED_SIDE + 1
+    truth = [["1"] * side for _ in range(side)]
+    truth[0][side // 2], truth[-1][0], truth[-1][-1] = "L", "S", "S"
+    masked = [["V" if (r + c) % 5 == 0 and t == "1" else t for c, t in enumerate(row)] for r, row in enumerate(truth)]
+    started = time.monotonic()
+    with pytest.raises(JudgeLimitError, match="physics judge takes"):
+        physics_score(masked, truth, truth)
+    assert time.monotonic() - started < 2
+
+
+def test_a_log_folder_that_is_a_file_is_one_line_before_the_run(tmp_path: Path) -> None:
+    blocker = tmp_path / "logs"
+    blocker.write_text("not a folder")
+    run = ["eval", "sphyr", "-T", "data=bundled", "--model", "mechbench/empty", "--limit", "1"]
+    for folder in (blocker, blocker / "inner"):
+        line = _one_error(_bounded([*run, "--log-dir", str(folder)], tmp_path))
+        assert f"{blocker} is a file, not a folder" in line

@@ -215,3 +215,17 @@ def check_resumable(log: str) -> None:
             f"log {log} names {named}; mechbench eval-retry resumes only mechbench's registered tasks "
             f"({', '.join(registered)}): resuming runs the code a log names"
         )
+
+
+def check_log_dir(folder: Path) -> None:
+    """Refuse, before the run, a log folder that is a file, lies under a file, or cannot be created or written
+    (Inspect would fail with a traceback once the first sample is done, or keep no log)."""
+    blocked = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()), None)
+    if blocked is not None:
+        raise UsageError(f"--log-dir {folder}: {blocked} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"--log-dir {folder}: cannot create the folder ({error.strerror or error})") from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"--log-dir {folder}: the folder is not writable")

@@ -4,7 +4,9 @@ defaults, run as a child process whose signals and exit code mechbench passes on
 from __future__ import annotations
 
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -86,8 +88,15 @@ def eval_command(
     their causes in the log) and, for OpenAI-SDK providers, -M max_retries=0 (Inspect's logged retry loop
     replaces the SDK's silent one). Exits 1 when a task ends in error.
     """
-    from mechbench.cli.eval_argv import RETRY_POLICY, check_task_args, eval_argv, model_names, option_values
-    from mechbench.cli.eval_checks import api_url, check_limit, check_model, check_reachable, resolve_task
+    from mechbench.cli.eval_argv import RETRY_POLICY, check_task_args, eval_argv, log_dir, model_names, option_values
+    from mechbench.cli.eval_checks import (
+        api_url,
+        check_limit,
+        check_log_dir,
+        check_model,
+        check_reachable,
+        resolve_task,
+    )
 
     args = list(ctx.args)
     try:
@@ -101,6 +110,9 @@ def eval_command(
             )
         providers = {name: check_model(name) for name in names}
         counts = [check_limit(value) for value in option_values(args, "--limit")]
+        folder = (option_values(args, "--log-dir") or [os.environ.get("INSPECT_LOG_DIR") or str(log_dir(args))])[-1]
+        if not dry_run and "://" not in folder:  # a remote log folder (s3://) is Inspect's to check
+            check_log_dir(Path(folder))
         if dry_run:
             from mechbench.cli.dry_run import estimate
 

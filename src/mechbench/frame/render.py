@@ -24,6 +24,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Polygon
 
+from mechbench.core.errors import ModelTooLargeError
 from mechbench.core.text import plain_text
 from mechbench.frame.determinacy import stiffness_note
 from mechbench.frame.loads import cos_sin_deg, force_angle_deg
@@ -714,9 +715,29 @@ def _segment_hits_box(p: np.ndarray, q: np.ndarray, box: np.ndarray) -> bool:
     return True
 
 
+MAX_DRAWN_POINTS = 40
+MAX_DRAWN_LINKS = 40
+MAX_DRAWN_LOADS = 40
+"""The largest model drawn: label placement grows with the square of the parts, so a drawing stays within seconds
+(40 links and 40 loads: ~6 s on a 2-core machine; 80 of each took 100 s). The published drawings have at most ~20
+members; the solver itself takes far larger models (:data:`mechbench.frame.model.MAX_LINKS`)."""
+
+
+def check_drawable(model: FrameModel) -> None:
+    """Refuse a model too large to draw in seconds, in one line naming the limit."""
+    counts = (("points", len(model.points), MAX_DRAWN_POINTS), ("links", len(model.links), MAX_DRAWN_LINKS))
+    for what, count, limit in (*counts, ("loads", len(model.loads), MAX_DRAWN_LOADS)):
+        if count > limit:
+            raise ModelTooLargeError(
+                f"the model has {count} {what}; mechbench draws at most {limit} (it solves larger ones)"
+            )
+
+
 def _drawn(model: dict[str, Any] | FrameModel, title: str | None, dimensions: bool, point_ids: bool) -> _Drawing:
     """The finished drawing of ``model`` (figure and layout)."""
-    drawing = _Drawing(FrameModel.parse(model), title, dimensions, point_ids)
+    parsed = FrameModel.parse(model)
+    check_drawable(parsed)
+    drawing = _Drawing(parsed, title, dimensions, point_ids)
     drawing.members()
     drawing.rigid_joints()
     drawing.hinges()

@@ -135,6 +135,16 @@ def _fixed_solves(truth: tuple[tuple[str, ...], ...], gravity: Gravity) -> tuple
     return solve(truth_rho, case), solve(np.ones(truth_rho.shape), case)
 
 
+MAX_JUDGED_SIDE = 60
+"""The largest grid side the physics judge takes: its cost grows with the fourth power of the side (20×20: 0.6 s,
+40×40: 3 s, 60×60: 5 s on a 2-core machine; 100×100 took 100 s). The published grids are 10×10 and 20×20. A
+larger grid is an instrument limit (left unscored with the reason), never the model's failure."""
+
+
+class JudgeLimitError(RuntimeError):
+    """A grid beyond what the physics judge takes in seconds."""
+
+
 @single_threaded
 def physics_score(
     input_grid: list[list[str]],
@@ -149,6 +159,9 @@ def physics_score(
     reason = default_reason(truth, answer)
     if reason is not None:
         return PhysicsScore(reference=reference, default_reason=reason)
+    side = max(len(truth), max((len(row) for row in truth), default=0))
+    if side > MAX_JUDGED_SIDE:
+        raise JudgeLimitError(f"a {side}-cell grid side is past the {MAX_JUDGED_SIDE} the physics judge takes")
     case = load_case(truth, gravity)
     rho, unfilled, unparsable = densities(answer, truth)
     truth_rho, _, _ = densities(truth, truth)
