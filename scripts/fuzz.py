@@ -617,6 +617,44 @@ def check_credentials(case: tuple[str, str, list[int]]) -> object:
     return mapping
 
 
+HANDED_CAP = 4096
+"""The byte cap the handed-file target reads under (small, so that files around it are cheap to write)."""
+
+
+def handed_file_cases(rng: random.Random) -> Iterator[tuple[str, int]]:
+    """(kind, size) of a file handed to mechbench: pipes, devices, folders, links to devices, and regular files of
+    sizes around the cap."""
+    yield from [("fifo", 0), ("/dev/zero", 0), ("/dev/urandom", 0), ("folder", 0), ("link to /dev/zero", 0)]
+    yield from [("regular", n) for n in (0, HANDED_CAP - 1, HANDED_CAP, HANDED_CAP + 1, 10 * HANDED_CAP)]
+    while True:
+        yield ("regular", rng.randrange(0, 3 * HANDED_CAP))
+
+
+def read_handed_file(case: tuple[str, int]) -> object:
+    """Read one handed file the way replay, score and data files are read: bytes within the cap, or a refusal."""
+    import os
+    import tempfile
+
+    from mechbench.core.reading import read_capped
+
+    kind, size = case
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "handed"
+        if kind == "fifo":
+            os.mkfifo(path)
+        elif kind == "folder":
+            path.mkdir()
+        elif kind == "link to /dev/zero":
+            path.symlink_to("/dev/zero")
+        elif kind == "regular":
+            path.write_bytes(os.urandom(size))
+        else:
+            path = Path(kind)
+        data = read_capped(path, HANDED_CAP, "handed file")
+        assert kind == "regular" and len(data) == size <= HANDED_CAP, (kind, size, len(data))
+        return data
+
+
 def judge_reply_against_truth() -> Callable[[str], object]:
     task = load_tasks(bundled("structural_eval"))[0]
     truth_model, truth = FrameModel.parse(task.raw_model), task.response()
@@ -653,6 +691,7 @@ def targets() -> list[Target]:
         Target("media_check", check_media_file, (DataSourceError,), media_cases),
         Target("openseesime_shard", read_shard, (DataSourceError,), shard_cases),
         Target("report_figures", draw_report_figure, (), figure_cases),
+        Target("handed_files", read_handed_file, (DataSourceError,), handed_file_cases),
     ]
 
 

@@ -22,11 +22,12 @@ def read_capped(path: Path, limit: int, what: str = "file") -> bytes:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise DataSourceError(f"cannot read {what} {path}: {error.strerror or error}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = "a folder" if stat.S_ISDIR(mode) else "a pipe or device"
+        raise DataSourceError(f"{what} {path} is {kind}, not a regular file; refused")
     with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(handle.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            kind = "a folder" if stat.S_ISDIR(mode) else "a pipe or device" if not stat.S_ISLNK(mode) else "a link"
-            raise DataSourceError(f"{what} {path} is {kind}, not a regular file; refused")
         parts, size = [], 0
         while size <= limit:
             try:
