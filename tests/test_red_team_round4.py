@@ -238,3 +238,17 @@ def test_a_log_folder_that_is_a_file_is_one_line_before_the_run(tmp_path: Path) 
     for folder in (blocker, blocker / "inner"):
         line = _one_error(_bounded([*run, "--log-dir", str(folder)], tmp_path))
         assert f"{blocker} is a file, not a folder" in line
+
+
+def test_a_huge_reply_line_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    from mechbench.providers.replay import MAX_REPLAY_LINE_CHARS
+
+    replies = tmp_path / "replies.jsonl"
+    with replies.open("w") as handle:  # one record of 24 MB: parsed whole, it would take several hundred MB
+        handle.write('{"id": "full_easy-0", "reply": "')
+        for _ in range(3 * MAX_REPLAY_LINE_CHARS // 1024**2):
+            handle.write("0 " * (1024**2 // 2))
+        handle.write('"}\n')
+    replay = ["eval", "sphyr", "-T", "data=bundled", "--model", "mechbench/replay", "-M", f"file={replies}"]
+    line = _one_error(_bounded([*replay, "--limit", "1", "--log-dir", str(tmp_path / "logs")], tmp_path))
+    assert f"line 1: {replies.stat().st_size - 1} characters, more than the {MAX_REPLAY_LINE_CHARS}" in line

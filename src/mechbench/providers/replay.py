@@ -46,6 +46,12 @@ def _turns(value: Any, where: str) -> list[dict[str, Any]]:
     return value
 
 
+MAX_REPLAY_FILE_BYTES = 128 * 1024**2
+"""Bytes of a replay file (10,000 records of ~12 KB; a published SPhyR results file takes ~5 MB)."""
+MAX_REPLAY_LINE_CHARS = 8 * 1024**2
+"""Characters of one replay record: a reply longer than any benchmark reads (SPhyR keeps the last 1,000,000)."""
+
+
 class ReplayBook:
     """Replies by sample id or prompt text, in recorded order."""
 
@@ -61,7 +67,7 @@ class ReplayBook:
                 raise ReplayFileError(f"cannot read recorded replies {path}: {error}") from None
             return
         try:
-            lines = read_data_text(path).splitlines()
+            lines = read_data_text(path, MAX_REPLAY_FILE_BYTES).splitlines()
             records = sum(1 for line in lines if line.strip())
             check_count(records, MAX_RECORDS_PER_FILE, "records", path.name)
         except DataSourceError as error:
@@ -69,6 +75,11 @@ class ReplayBook:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
+            if len(line) > MAX_REPLAY_LINE_CHARS:
+                raise ReplayFileError(
+                    f"{path.name} line {number}: {len(line)} characters, more than the {MAX_REPLAY_LINE_CHARS} a "
+                    "recorded reply may have; refused"
+                )
             try:
                 record = safejson.loads(line)
             except json.JSONDecodeError as error:
