@@ -110,9 +110,6 @@ def eval_command(
             )
         providers = {name: check_model(name) for name in names}
         counts = [check_limit(value) for value in option_values(args, "--limit")]
-        folder = (option_values(args, "--log-dir") or [os.environ.get("INSPECT_LOG_DIR") or str(log_dir(args))])[-1]
-        if not dry_run and "://" not in folder:  # a remote log folder (s3://) is Inspect's to check
-            check_log_dir(Path(folder))
         if dry_run:
             from mechbench.cli.dry_run import estimate
 
@@ -124,6 +121,10 @@ def eval_command(
             found = api_url(name, provider, base_urls[-1] if base_urls else None) if provider else None
             if found is not None:
                 check_reachable(name, *found, task=task)
+        # Last, as it creates the folder: a run refused for anything else leaves nothing behind.
+        folder = (option_values(args, "--log-dir") or [os.environ.get("INSPECT_LOG_DIR") or str(log_dir(args))])[-1]
+        if "://" not in folder:  # a remote log folder (s3://) is Inspect's to check
+            check_log_dir(Path(folder))
     except MechbenchError as error:
         fail(str(error))
     if counts and counts[-1] == 0:
