@@ -111,7 +111,7 @@ def test_an_oversized_data_file_is_refused_unread(tmp_path: Path, monkeypatch) -
     monkeypatch.setattr(files, "MAX_DATA_FILE_BYTES", 1000)
     path = tmp_path / "full_easy.jsonl"
     path.write_text('{"index": 0, "input_grid": [["V"]], "ground_truth": [["1"]]}\n' * 40)
-    with pytest.raises(DataSourceError, match="more than the 1000 a data file may have"):
+    with pytest.raises(DataSourceError, match="more than the 1000 bytes"):
         read_records(path)
 
 
