@@ -23,6 +23,8 @@ export MECHBENCH_LITELLM="$proxy_env/bin/litellm"
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
 status=0
-MECHBENCH_TEST_SUMMARY="$summary" python -m pytest "$@" || status=$?
+# Both cores: whole files go to one of two workers (their module fixtures are built once); MECHBENCH_TEST_WORKERS=0
+# runs in one process.
+MECHBENCH_TEST_SUMMARY="$summary" python -m pytest -n "${MECHBENCH_TEST_WORKERS:-2}" --dist loadfile "$@" || status=$?
 cat "$summary" 2>/dev/null || true
 exit "$status"
