@@ -252,3 +252,23 @@ def test_a_huge_reply_line_is_refused_before_it_is_parsed(tmp_path: Path) -> Non
     replay = ["eval", "sphyr", "-T", "data=bundled", "--model", "mechbench/replay", "-M", f"file={replies}"]
     line = _one_error(_bounded([*replay, "--limit", "1", "--log-dir", str(tmp_path / "logs")], tmp_path))
     assert f"line 1: {replies.stat().st_size - 1} characters, more than the {MAX_REPLAY_LINE_CHARS}" in line
+
+
+def test_a_log_left_unfinished_by_a_full_disk_ends_the_run_in_error(tmp_path: Path) -> None:
+    """What a full disk leaves (measured on a 200 KiB tmpfs): Inspect exits 0 with a log still marked started."""
+    from mechbench.cli.eval_argv import failed_runs
+
+    started = time.time() - 1
+    (log,) = inspect_eval(
+        seesim(data="bundled", modality="text", oracle=True),
+        model="mockllm/model",
+        log_dir=str(tmp_path / "done"),
+        limit=1,
+        display="none",
+    )
+    log.status = "started"
+    cut_short = tmp_path / "logs" / "2026-11-26T00-00-00-00-00_seesim_cut.eval"
+    write_eval_log(log, str(cut_short))
+    ((path, message),) = failed_runs(tmp_path / "logs", started)
+    assert path == cut_short and "stopped before its log was finished" in message
+    assert failed_runs(tmp_path / "done", started) == []  # a finished run is not flagged

@@ -143,8 +143,16 @@ def failed_runs(folder: Path, since: float) -> list[tuple[Path, str]]:
         try:
             if path.stat().st_mtime < since:
                 continue
+        except OSError:
+            continue
+        try:
             header = read_eval_log(str(path), header_only=True)
-        except Exception:  # not a log, or one being written by another run: not this run's to judge
+        except Exception as error:  # written during this run and unreadable: cut short (a full disk, a lost mount)
+            why = " ".join(str(error).split())[:200] or type(error).__name__
+            out.append((path, f"the log cannot be read back ({type(error).__name__}: {why}); is the disk full?"))
+            continue
+        if header.status == "started":  # Inspect has exited: a log still "started" was never finished
+            out.append((path, "the run stopped before its log was finished (is the disk full or the folder gone?)"))
             continue
         if header.status != "error":
             continue
