@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import subprocess
 import sys
@@ -56,19 +57,17 @@ def test_eval_retry_refuses_a_log_that_names_a_file_and_runs_nothing(tmp_path: P
 
 
 def _slowest_ratio(parse: Callable[[str], object], unit: str, cap: int) -> float:
-    """Time of a reply at the cap over one at a tenth of it (the best of three each: noise only slows)."""
-
-    def best(size: int) -> float:
-        text = (unit * (size // len(unit) + 1))[:size]
-        times = []
-        for _ in range(3):
+    """Time of a reply at the cap over one at a tenth of it: the best of five each, measured in turn so that both
+    sizes meet the same load (noise only slows)."""
+    texts = {size: (unit * (size // len(unit) + 1))[:size] for size in (cap, cap // 10)}
+    best = dict.fromkeys(texts, math.inf)
+    for _ in range(5):
+        for size, text in texts.items():
             start = time.perf_counter()
             with contextlib.suppress(ReplyFormatError):
                 parse(text)
-            times.append(time.perf_counter() - start)
-        return min(times)
-
-    return best(cap) / max(best(cap // 10), 1e-6)
+            best[size] = min(best[size], time.perf_counter() - start)
+    return best[cap] / max(best[cap // 10], 1e-6)
 
 
 def _structural(text: str) -> object:
@@ -91,8 +90,8 @@ def _structural(text: str) -> object:
 def test_a_reply_at_the_cap_parses_in_linear_time(
     name: str, parse: Callable[[str], object], unit: str, cap: int
 ) -> None:
-    # Linear gives about 10 (less, with any fixed cost); quadratic 100.
-    assert _slowest_ratio(parse, unit, cap) < 12, name
+    # Linear gives 10 (measured 9.9-10.1 on an idle machine), quadratic 100; the margin absorbs a busy second core.
+    assert _slowest_ratio(parse, unit, cap) < 20, name
 
 
 CEILING = 1024**3
