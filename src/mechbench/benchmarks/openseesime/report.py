@@ -20,11 +20,7 @@ def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
 def rows(log: Any, run: Any) -> Rows:
     """The run's metrics with its domain and subset."""
     meta = log.eval.metadata or {}
-    return {"runs": [run_row(run, COUNTS, domain=meta.get("domain"), subset=meta.get("subset"))]}
-
-
-COUNTS = ("no_answer", "budget_exhausted")
-"""The run metrics that are counts of replies, not shares."""
+    return {"runs": [run_row(run, domain=meta.get("domain"), subset=meta.get("subset"))]}
 
 
 def tables(data: Rows) -> list[Table]:
@@ -37,8 +33,8 @@ def tables(data: Rows) -> list[Table]:
         Column("subset", "subset"),
         Column("accuracy", "accuracy"),
         *[Column(k, k.removeprefix("accuracy_").replace("_", " ")) for k in kinds],
-        Column("no_answer", "no answer (count)"),
-        Column("budget_exhausted", "budget exhausted (count)"),
+        Column("no_answer", "no answer (share)"),
+        Column("budget_exhausted", "budget exhausted (share)"),
         Column("samples", "questions (count)"),
     ]
     return [("OpenSeeSimE", runs, columns)]
@@ -94,8 +90,8 @@ REPORT = ReportSpec(
             "share of multiple-choice questions whose first line names the correct choice; chance is one "
             "over the number of choices; higher is better",
         ),
-        ("no answer (count)", "replies whose first line names no choice, counted (not a share)"),
-        ("budget exhausted (count)", "replies cut off by the output-token limit before an answer, counted"),
+        ("no answer (share)", "share of replies whose first line names no choice"),
+        ("budget exhausted (share)", "share of replies cut off by the output-token limit before an answer"),
         (
             "question types",
             "the published sets' own types; mechbench's generated sets ask 'set-up' (a property of the set-up "
