@@ -115,17 +115,8 @@ def sample_cost(sample: Any) -> SampleCost:
     return SampleCost(text, images, videos, tokens, len(target))
 
 
-def _retries(args: list[str]) -> int:
-    from mechbench.cli.eval_argv import option_values
-
-    given = option_values(args, SAMPLE_RETRIES_FLAG)
-    try:
-        return int(given[-1]) if given else DEFAULT_SAMPLE_RETRIES
-    except ValueError:
-        raise UsageError(f"{SAMPLE_RETRIES_FLAG} takes a whole number, got {given[-1]!r}") from None
-
-
 def _count(args: list[str], flag: str, default: int | None) -> int | None:
+    """The last whole-number value of ``flag`` in ``args`` (``default`` when it is not given)."""
     from mechbench.cli.eval_argv import option_values
 
     given = option_values(args, flag)
@@ -178,7 +169,7 @@ def estimate(task_name: str, args: list[str], models: list[str]) -> list[str]:
     calls = int(meta.get("max_model_calls", 1))
     max_tokens = task.config.max_tokens
     runs = len(samples) * epochs * max(len(models), 1)
-    retries = _retries(args)
+    retries = _count(args, SAMPLE_RETRIES_FLAG, DEFAULT_SAMPLE_RETRIES) or 0
     n = max(len(costs), 1)
     text_in = sum(c.text_chars for c in costs) / n / CHARS_PER_TOKEN
     image_in = sum(c.image_tokens for c in costs) / n

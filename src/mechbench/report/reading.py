@@ -8,6 +8,7 @@ from typing import Any
 
 from mechbench.core.text import plain_text
 from mechbench.harness.figures import first_groups, png, short
+from mechbench.report.build import setting_labels
 
 COLOURS = {"read": "#27ae60", "repaired": "#f1c40f", "unreadable": "#c0392b"}
 LABELS = {
@@ -46,8 +47,6 @@ def reading_figure(rows: list[dict[str, Any]], title: str) -> bytes | None:
 
     figure = Figure(figsize=(10, 0.55 * len(rows) + 1.6))
     ax = figure.add_subplot()
-    from mechbench.report.build import setting_labels
-
     settings: dict[str, set[str]] = {}
     for r in rows:
         settings.setdefault(r["model"], set()).add(r["setting"])
