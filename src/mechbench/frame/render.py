@@ -24,6 +24,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, Polygon
 
+from mechbench.core.budget import check_budget
 from mechbench.core.errors import ModelTooLargeError
 from mechbench.core.text import plain_text
 from mechbench.frame.determinacy import stiffness_note
@@ -628,6 +629,7 @@ class _Drawing:
             to_px, to_data = self.ax.transData.transform, self.ax.transData.inverted().transform
             boxes = []
             for artist, (xy, _, _) in zip(artists, self.pending, strict=True):
+                check_budget()
                 start = to_px(xy)
                 best: tuple[int, np.ndarray, np.ndarray] | None = None
                 for offset in offsets:

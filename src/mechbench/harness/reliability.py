@@ -26,6 +26,8 @@ from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from mechbench.core.budget import BudgetExceededError
+
 MAX_RETRIES = 8
 """Retries of one model call (Inspect back-off starts at 3 s and doubles: about 13 minutes of waiting in all)."""
 ATTEMPT_TIMEOUT = 600
@@ -149,6 +151,8 @@ INSTRUMENT_FAILURE = "instrument_failure"
 
 def instrument_error(error: BaseException) -> str:
     """One line describing a failure of mechbench's own judge, for a sample's explanation."""
+    if isinstance(error, BudgetExceededError):
+        return str(error)
     if isinstance(error, TimeoutError):
         return "it did not finish within its time limit"
     first = str(error).strip().splitlines()[0] if str(error).strip() else ""

@@ -12,6 +12,7 @@ sample store and scored by :func:`tool_use` (mean tool calls, and each sample's 
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
@@ -23,7 +24,8 @@ from inspect_ai.solver import TaskState
 from inspect_ai.tool import Tool, ToolCall, ToolCallError, ToolDef, ToolError, ToolFunction, tool
 from inspect_ai.util import store
 
-from mechbench.harness.reliability import instrument_error, model_generate_checked
+from mechbench.core.budget import within_budget
+from mechbench.harness.reliability import instrument_error, judge_limiter, model_generate_checked
 
 T = TypeVar("T")
 
@@ -40,8 +42,11 @@ CALLS_KEY = "mechbench_tool_calls"
 
 INSTRUMENT = "mechbench's "
 """How a tool error caused by mechbench's own instrument begins (the model's input was not at fault)."""
+TOOL_WORK_BUDGET = 30.0
+"""Seconds the work of one tool call may take: the work checks it and stops itself (a 20×20 analysis or a drawing
+at the drawing limits takes a few seconds)."""
 TOOL_TIMEOUT = 60.0
-"""Seconds one tool call may take (a 20×20 analysis or a drawing takes well under one)."""
+"""Seconds one tool call may take before it is abandoned: a backstop behind :data:`TOOL_WORK_BUDGET`."""
 
 
 def spend(name: str, budget: int, argument: str) -> None:
@@ -69,6 +74,13 @@ async def guarded(name: str, work: Callable[[], Awaitable[T]]) -> T:
         raise ToolError(
             f"{INSTRUMENT}{name} failed on this input ({instrument_error(error)}); not your mistake"
         ) from None
+
+
+async def in_worker(name: str, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` for tool ``name`` in a worker thread (one per core), inside :data:`TOOL_WORK_BUDGET` and
+    :func:`guarded`: work past its budget stops and reaches the model as mechbench's own failure."""
+    work = functools.partial(within_budget, TOOL_WORK_BUDGET, f"the {name} work", fn, *args)
+    return await guarded(name, lambda: anyio.to_thread.run_sync(work, limiter=judge_limiter(), abandon_on_cancel=True))
 
 
 @tool(name=SUBMIT)

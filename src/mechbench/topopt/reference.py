@@ -17,6 +17,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from mechbench.core.budget import check_budget
 from mechbench.core.threads import single_threaded
 from mechbench.topopt import _kernels
 from mechbench.topopt.fea import LoadCase, element_stiffness
@@ -142,6 +143,7 @@ def simp(problem: ReferenceProblem, penalty: float, start: np.ndarray | None, as
         x = np.where(free, problem.free_budget / free.sum(), pinned)
     else:
         x = np.where(free, np.clip(start.ravel(), WARM_START_FLOOR, 1.0), pinned)
+    check_budget()
     indptr, indices, weights, hs = filter_stencil(*problem.free.shape)
     rho, solves = _kernels.simp_run(
         np.ascontiguousarray(x, dtype=float),
@@ -254,6 +256,7 @@ def polish(problem: ReferenceProblem, start: np.ndarray, assembly: Assembly) -> 
     design = start.ravel().copy()
     best_c, _ = assembly.solve(design)
     for _ in range(SWAP_PASSES):
+        check_budget()
         _, u = assembly.solve(design)
         sources, targets = _swap_lists(design.reshape(start.shape), problem.free, assembly.energies(u))
         if not len(sources) or not len(targets):

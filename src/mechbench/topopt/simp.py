@@ -20,6 +20,7 @@ import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
+from mechbench.core.budget import check_budget
 from mechbench.core.threads import single_threaded
 from mechbench.topopt.fea import E0, E_MIN, LoadCase, element_stiffness
 from mechbench.topopt.recipe import CHANGE_TOLERANCE, FILTER_RADIUS, MAX_ITERATIONS, MOVE_LIMIT
@@ -148,6 +149,7 @@ def optimise(
 
     for penalty in penalties:
         for _ in range(MAX_ITERATIONS):
+            check_budget()
             phys = physical(x)
             compliance, dc = solver.analyse(phys.reshape(rows, cols), penalty)
             if not math.isfinite(compliance):
@@ -202,6 +204,7 @@ def polish(problem: Problem, design: np.ndarray, solver: _Solver) -> Design:
         improved = False
         for a in weakest:
             for b in strongest:
+                check_budget()
                 trial = best.copy()
                 trial[tuple(a)], trial[tuple(b)] = 0.0, 1.0
                 c, d = solver.analyse(trial, 3.0)

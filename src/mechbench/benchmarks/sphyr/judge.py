@@ -10,11 +10,12 @@ import anyio
 from mechbench.benchmarks.sphyr import load_direction
 from mechbench.benchmarks.sphyr.grid import DOWN
 from mechbench.benchmarks.sphyr.load_direction import Finding, LoadDirection
-from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference, physics_score
+from mechbench.benchmarks.sphyr.physics_scoring import JUDGE_BUDGET_S, PhysicsScore, Reference, physics_score
+from mechbench.core.budget import within_budget
 from mechbench.harness.reliability import judge_limiter
 
-JUDGE_TIMEOUT_S = 900
-"""Longest the physics judge may take on one answer before the sample is left unscored (an instrument failure)."""
+JUDGE_TIMEOUT_S = JUDGE_BUDGET_S + 60
+"""Longest the scorer waits for the judge before abandoning its thread: a backstop behind :data:`JUDGE_BUDGET_S`."""
 
 
 async def physics_in_worker(
@@ -28,7 +29,15 @@ async def physics_in_worker(
     with anyio.fail_after(JUDGE_TIMEOUT_S):
         return await anyio.to_thread.run_sync(
             functools.partial(
-                physics_score, metadata["input_grid"], metadata["ground_truth"], grid, gravity, reference
+                within_budget,
+                JUDGE_BUDGET_S,
+                "the physics judge",
+                physics_score,
+                metadata["input_grid"],
+                metadata["ground_truth"],
+                grid,
+                gravity,
+                reference,
             ),
             limiter=judge_limiter(),
             abandon_on_cancel=True,
@@ -47,5 +56,6 @@ async def finding_in_worker(metadata: dict[str, Any], convention: LoadDirection)
     )
     if convention == "published":
         return find()
+    work = functools.partial(within_budget, JUDGE_BUDGET_S, "the load-direction recovery", find)
     with anyio.fail_after(JUDGE_TIMEOUT_S):
-        return await anyio.to_thread.run_sync(find, limiter=judge_limiter(), abandon_on_cancel=True)
+        return await anyio.to_thread.run_sync(work, limiter=judge_limiter(), abandon_on_cancel=True)

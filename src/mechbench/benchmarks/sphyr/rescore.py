@@ -8,10 +8,17 @@ from typing import Any
 
 from mechbench.benchmarks.sphyr.load_direction import Finding, LoadDirection, find, mean_over_directions
 from mechbench.benchmarks.sphyr.parse import Parser
-from mechbench.benchmarks.sphyr.physics_scoring import Reference, metric_names, physics_score
+from mechbench.benchmarks.sphyr.physics_scoring import (
+    JUDGE_BUDGET_S,
+    Reference,
+    check_judged_cells,
+    metric_names,
+    physics_score,
+)
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid, totals
 from mechbench.core import safejson
+from mechbench.core.budget import time_budget
 from mechbench.core.errors import DataSourceError
 from mechbench.core.executor import run_batch
 from mechbench.core.limits import MAX_RECORDS_PER_FILE, check_count, check_grid, check_prompt, grid_rows
@@ -94,7 +101,8 @@ def physics_job(job: tuple[list[list[str]], list[list[str]], list[list[str]], An
     input_grid, truth, answer, directions, reference = job
     if directions and not isinstance(directions[0], list | tuple):
         directions = [directions]
-    scores = [physics_score(input_grid, truth, answer, tuple(g), reference) for g in directions]
+    with time_budget(JUDGE_BUDGET_S, "the physics judge"):
+        scores = [physics_score(input_grid, truth, answer, tuple(g), reference) for g in directions]
     return mean_over_directions(scores).fields()
 
 
@@ -131,6 +139,8 @@ def rescore(
     :func:`mechbench.core.executor.run_batch` (``executor``: executor, workers, ray_address, ...).
     """
     truths = [record_grids(r, i)[1] for i, r in enumerate(records)]
+    if physics:
+        check_judged_cells(truths, "the results file")
     if load_direction == "recovered":
         findings = run_batch(finding_job, [(t, gravity, load_direction) for t in truths], **executor)
     else:

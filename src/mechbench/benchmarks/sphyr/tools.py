@@ -14,7 +14,6 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import anyio
 import numpy as np
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import Tool, ToolError, tool
@@ -24,8 +23,7 @@ from mechbench.benchmarks.sphyr.grid import LOAD, SUPPORT, Gravity, densities, l
 from mechbench.benchmarks.sphyr.parse import parse_reply
 from mechbench.benchmarks.sphyr.physics_scoring import LOAD_CARRYING_FACTOR
 from mechbench.core.threads import single_threaded
-from mechbench.harness.reliability import judge_limiter
-from mechbench.harness.tools import guarded, spend, tool_loop
+from mechbench.harness.tools import in_worker, spend, tool_loop
 
 TOP_CELLS = 5
 """Cells with the highest strain energy the analysis names."""
@@ -82,12 +80,7 @@ def analyse_grid(input_grid: list[list[str]], gravity: Gravity, budget: int) -> 
             grid: the completed grid, one row per line, cells separated by spaces (as in the task).
         """
         spend("analyse_grid", budget, grid)
-        found = await guarded(
-            "analyse_grid",
-            lambda: anyio.to_thread.run_sync(
-                analysis, grid, input_grid, gravity, limiter=judge_limiter(), abandon_on_cancel=True
-            ),
-        )
+        found = await in_worker("analyse_grid", analysis, grid, input_grid, gravity)
         return json.dumps(found)
 
     return execute

@@ -13,14 +13,12 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import anyio
 from inspect_ai.model import ContentImage
 from inspect_ai.tool import Tool, ToolError, tool
 
 from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
 from mechbench.core.errors import MechbenchError
-from mechbench.harness.reliability import judge_limiter
-from mechbench.harness.tools import guarded, spend
+from mechbench.harness.tools import in_worker, spend
 
 SIGNIFICANT = 4
 """Significant digits of the values a tool returns (the judge's tolerance is 5 %)."""
@@ -81,10 +79,7 @@ def solve_frame(budget: int) -> Tool:
             model: the structure as FrameCalc JSON (points, links, supports, loads).
         """
         spend("solve_frame", budget, model)
-        return await guarded(
-            "solve_frame",
-            lambda: anyio.to_thread.run_sync(solution_summary, model, limiter=judge_limiter(), abandon_on_cancel=True),
-        )
+        return await in_worker("solve_frame", solution_summary, model)
 
     return execute
 
@@ -99,10 +94,7 @@ def render_frame(budget: int) -> Tool:
             model: the structure as FrameCalc JSON (points, links, supports, loads).
         """
         spend("render_frame", budget, model)
-        png = await guarded(
-            "render_frame",
-            lambda: anyio.to_thread.run_sync(drawing, model, limiter=judge_limiter(), abandon_on_cancel=True),
-        )
+        png = await in_worker("render_frame", drawing, model)
         return ContentImage(image="data:image/png;base64," + base64.b64encode(png).decode())
 
     return execute
