@@ -35,7 +35,9 @@ def _loaded_chain(links: int = 39) -> str:
 def _judge_problem(side: int) -> tuple[list[list[str]], list[list[str]]]:
     truth = [["1" if (r + c) % 3 else "0" for c in range(side)] for r in range(side)]
     truth[0][side // 2], truth[-1][0], truth[-1][-1] = "L", "S", "S"
-    masked = [["V" if (r * side + c) % 4 == 0 and t in "01" else t for c, t in enumerate(row)] for r, row in enumerate(truth)]  # fmt: skip
+    masked = [
+        ["V" if (r * side + c) % 4 == 0 and t in "01" else t for c, t in enumerate(row)] for r, row in enumerate(truth)
+    ]
     return masked, truth
 
 
