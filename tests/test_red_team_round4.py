@@ -99,7 +99,7 @@ CEILING = 1024**3
 SECONDS = 30
 
 
-def _bounded(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def _bounded(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     """``mechbench ARGS`` in a child held under :data:`CEILING` bytes of memory and :data:`SECONDS` seconds."""
     import resource
 
@@ -114,6 +114,7 @@ def _bounded(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
         cwd=cwd,
         preexec_fn=ceiling,
         timeout=SECONDS,
+        env=None if env is None else {**os.environ, **env},
     )
     assert time.monotonic() - started < SECONDS
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
@@ -277,3 +278,49 @@ def test_a_log_left_unfinished_by_a_full_disk_ends_the_run_in_error(tmp_path: Pa
     ((path, message),) = failed_runs(tmp_path / "logs", started)
     assert path == cut_short and "stopped before its log was finished" in message
     assert failed_runs(tmp_path / "done", started) == []  # a finished run is not flagged
+
+
+def test_a_cache_that_cannot_be_written_is_one_line_naming_the_path(tmp_path: Path) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    run = ["eval", "openseesime", "-T", "data=bundled", "--model", "mechbench/random", "--limit", "1"]
+    done = _bounded([*run, "--log-dir", str(tmp_path / "logs")], tmp_path, {"MECHBENCH_CACHE": str(blocker / "c")})
+    line = _one_error(done)
+    assert line.startswith(f"error: {blocker}/c/") and "Not a directory" in line and "$MECHBENCH_CACHE" in line
+
+
+def test_a_full_disk_anywhere_in_inspects_exception_group_is_one_line() -> None:
+    """What a full cache disk raised inside Inspect's task group (measured on a 64 KiB tmpfs: pyarrow's
+    ``OSError: [Errno 28]``, wrapped twice, 270 lines of traceback before)."""
+    import errno
+
+    from mechbench.harness.usage import file_system_line, find_file_system_error
+
+    full = OSError(errno.ENOSPC, "No space left on device", "/cache/openseesime/shard.parquet")
+    try:
+        try:
+            raise full
+        except OSError as inner:
+            raise RuntimeError("task failed") from inner
+    except RuntimeError as outer:
+        group = ExceptionGroup("unhandled errors in a TaskGroup", [outer])
+    found = find_file_system_error(group)
+    assert found is full
+    assert file_system_line(found).startswith("error: /cache/openseesime/shard.parquet: No space left on device")
+    assert find_file_system_error(ExceptionGroup("g", [ValueError("x"), OSError(errno.ECONNRESET, "reset")])) is None
+
+
+def test_an_ascii_terminal_and_a_lone_surrogate_in_a_reply_print_no_traceback(tmp_path: Path) -> None:
+    """Inspect's summary wrote '…' to an ASCII terminal and ended the run in three UnicodeEncodeError tracebacks."""
+    import json
+
+    replies = tmp_path / "replies.jsonl"
+    replies.write_text(json.dumps({"id": "full_easy-0", "reply": "0 1 \ud800 V\n<think>\udfff</think>"}) + "\n")
+    run = ["eval", "sphyr", "-T", "data=bundled", "--model", "mechbench/replay", "-M", f"file={replies}"]
+    done = _bounded(
+        [*run, "--limit", "1", "--log-dir", str(tmp_path / "logs")],
+        tmp_path,
+        {"PYTHONIOENCODING": "ascii", "LC_ALL": "C"},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "\\u2026" in done.stdout + done.stderr  # written as an escape, not raised

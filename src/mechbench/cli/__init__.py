@@ -90,6 +90,9 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``mechbench`` command: usage and file-system failures become one line and exit code 2."""
     from typer.exceptions import TyperException
 
+    from mechbench.core.text import tolerant_streams
+
+    tolerant_streams()
     try:
         code = app(args=argv, standalone_mode=False)
     except TyperException as error:  # click's usage errors, as vendored by typer

@@ -6,13 +6,15 @@ from __future__ import annotations
 import logging
 
 from mechbench.cli.provider_errors import ShortSampleErrors
+from mechbench.core.text import tolerant_streams
 
 RUN_LOGGER = "inspect_ai._eval.task.run"
 """The logger Inspect reports sample errors on."""
 
 
 def main() -> None:
-    """Run Inspect's command line with the short sample-error filter installed."""
+    """Run Inspect's command line with the short sample-error filter installed, on streams that print any text."""
+    tolerant_streams()
     logging.getLogger(RUN_LOGGER).addFilter(ShortSampleErrors())
     from inspect_ai._cli.main import main as inspect_main
 

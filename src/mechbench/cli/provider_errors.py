@@ -26,7 +26,7 @@ def cause(text: str) -> str:
     text = text or ""
     if "\\nRequest:" in text:  # the repr of an error whose message holds the request: undo its escapes
         text = text.replace("\\n", "\n").replace("\\'", "'").replace('\\"', '"')
-    text = re.sub(r"\)?(\. Sample will be \w+\.)?\s*$", "", text)  # Inspect's own tail
+    text = re.sub(r"\. Sample will be \w+\.\s*$", "", text).rstrip()  # Inspect's own tail
     if "Request:" in text:
         text = text[text.rindex("Request:") :]
         end = text.rfind("\n}")
@@ -35,7 +35,10 @@ def cause(text: str) -> str:
     found = " ".join((paragraphs[-1] if paragraphs else "no message").split())
     while (inner := _WRAPPED.search(found)) is not None:  # BadRequestError('…') inside ModelGenerateError('…') → …
         found = inner.group(2).strip()
-    found = found.strip("'\" )") or "no message"
+    found = found.strip()
+    if len(found) > 1 and found[0] == found[-1] and found[0] in "'\"":  # a quoted message: the quotes only
+        found = found[1:-1]
+    found = found or "no message"
     found = re.sub(r"^(?:\w*(?:Error|Exception): )+(?=Error code)", "", found)  # "InternalServerError: Error code…"
     found = _KEYS.sub(lambda m: f"{m.group(1)}-***", found)
     return found if len(found) <= MAX_CAUSE_CHARS else found[: MAX_CAUSE_CHARS - 1] + "…"
@@ -101,6 +104,8 @@ def one_line(model: str, text: str, url: str | None = None) -> str:
     code = status(text)
     where = f" at {url}" if url else ""
     head = f"{code} " if code is not None and not cause(text).startswith(("Error code", str(code))) else ""
+    if model.startswith("mechbench/"):  # a built-in model: no key, no server; its message says what is wrong
+        return f"{model}: {cause(text)}"
     return f"{model}{where}: {head}{cause(text)} — {what_to_check(text, key_variable(model), url)}"
 
 

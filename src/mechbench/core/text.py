@@ -49,3 +49,14 @@ def plain_text(fn: Callable[P, R]) -> Callable[P, R]:
             return fn(*args, **kwargs)
 
     return wrapper
+
+
+def tolerant_streams() -> None:
+    """Let standard output and error print any text: a character the terminal's encoding cannot hold (an ASCII
+    locale, a lone surrogate in a model's reply) is written as an escape instead of ending the run in a traceback."""
+    import sys
+
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")

@@ -4,11 +4,13 @@ Inspect wraps an exception raised while it builds a task or a model in an except
 whole traceback (100–270 lines) with the one useful message at the bottom, then exits 1. Under the ``inspect``
 and ``mechbench`` commands (never inside a user's own Python program), mechbench's hook prints that message as
 ``error: …`` on stderr and exits 2, as mechbench's own commands do. ``MECHBENCH_TRACEBACK=1`` shows the
-traceback as before.
+traceback as before. A file-system failure (a full disk, a read-only or misplaced cache or log folder) is one line
+too, naming the path, with exit 1.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from pathlib import Path
@@ -31,6 +33,36 @@ def find_mechbench_error(error: BaseException | None, depth: int = 0) -> Mechben
         if found is not None:
             return found
     return find_mechbench_error(error.__cause__ or error.__context__, depth + 1)
+
+
+FILE_SYSTEM_ERRNOS = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM, errno.ENOTDIR, errno.EISDIR, errno.EFBIG}
+)
+"""The file-system failures shown as one line: a full disk or quota, a read-only, forbidden or misplaced path."""
+
+
+def find_file_system_error(error: BaseException | None, depth: int = 0) -> OSError | None:
+    """The first file-system failure (:data:`FILE_SYSTEM_ERRNOS`) inside ``error``, its groups or its causes."""
+    if error is None or depth > 20:
+        return None
+    if isinstance(error, OSError) and error.errno in FILE_SYSTEM_ERRNOS:
+        return error
+    for inner in getattr(error, "exceptions", ()) or ():
+        found = find_file_system_error(inner, depth + 1)
+        if found is not None:
+            return found
+    return find_file_system_error(error.__cause__ or error.__context__, depth + 1)
+
+
+def file_system_line(error: OSError) -> str:
+    """``error: cannot write PATH: No space left on device (…)``, naming where mechbench writes and how to move it."""
+    reason = os.strerror(error.errno) if error.errno else one_line(error)
+    where = f"{error.filename}: " if error.filename else ""
+    return (
+        f"error: {where}{reason} (mechbench writes its cache to "
+        "$MECHBENCH_CACHE, default ~/.cache/mechbench, and logs to --log-dir: free space there or point them "
+        "elsewhere)"
+    )
 
 
 def one_line(error: BaseException) -> str:
@@ -56,11 +88,14 @@ def install_usage_hook() -> None:
 
     def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
         found = find_mechbench_error(error)
-        if found is None:
-            previous(kind, error, trace)
-            return
-        print(f"error: {one_line(found)}", file=sys.stderr)
-        sys.exit(USAGE_EXIT)
+        if found is not None:
+            print(f"error: {one_line(found)}", file=sys.stderr)
+            sys.exit(USAGE_EXIT)
+        disk = find_file_system_error(error)
+        if disk is not None:
+            print(file_system_line(disk), file=sys.stderr)
+            sys.exit(1)
+        previous(kind, error, trace)
 
     hook._mechbench = 1  # type: ignore[attr-defined]
     sys.excepthook = hook

@@ -20,6 +20,7 @@ import functools
 import hashlib
 import json
 import math
+import os
 import random
 import shutil
 from pathlib import Path
@@ -205,7 +206,11 @@ def write_openseesime(seesim_root: Path, out: Path) -> dict[str, int]:
         table = pa.Table.from_pylist(rows(seesim_root, domain), schema=parquet_schema())
         (out / domain / "data").mkdir(parents=True, exist_ok=True)
         # No statistics or creator stamp beyond pyarrow's own: the same set gives the same shard on this install.
-        pq.write_table(table, out / domain / "data" / SHARD, row_group_size=32)
+        shard = out / domain / "data" / SHARD
+        try:
+            pq.write_table(table, shard, row_group_size=32)
+        except OSError as error:  # pyarrow's error names no file: a full disk would not say where
+            raise OSError(error.errno, os.strerror(error.errno) if error.errno else str(error), str(shard)) from None
         counts[domain] = table.num_rows
     return counts
 
