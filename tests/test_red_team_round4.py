@@ -324,3 +324,24 @@ def test_an_ascii_terminal_and_a_lone_surrogate_in_a_reply_print_no_traceback(tm
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert "\\u2026" in done.stdout + done.stderr  # written as an escape, not raised
+
+
+def test_every_tool_turn_is_sent_with_the_tasks_output_cap(tmp_path: Path) -> None:
+    """A provider's tool argument is bounded before Inspect reads it: each turn asks for at most max_tokens."""
+    import json
+
+    conversation = tmp_path / "conversation.jsonl"
+    turns = [{"tool": "analyse_grid", "arguments": {"grid": "0 1"}}, {"tool": "submit", "arguments": {"answer": "0"}}]
+    conversation.write_text(json.dumps({"id": "full_easy-0", "turns": turns}) + "\n")
+    from mechbench.tasks import sphyr
+
+    (log,) = inspect_eval(
+        sphyr(data="bundled", tools=True, max_tokens=3000),
+        model="mechbench/replay",
+        model_args={"file": str(conversation)},
+        log_dir=str(tmp_path / "logs"),
+        limit=1,
+        display="none",
+    )
+    calls = [event for event in log.samples[0].events if event.event == "model"]
+    assert len(calls) == 2 and all(event.config.max_tokens == 3000 for event in calls)
