@@ -345,3 +345,23 @@ def test_every_tool_turn_is_sent_with_the_tasks_output_cap(tmp_path: Path) -> No
     )
     calls = [event for event in log.samples[0].events if event.event == "model"]
     assert len(calls) == 2 and all(event.config.max_tokens == 3000 for event in calls)
+
+
+def test_a_log_folder_on_a_full_or_read_only_disk_is_refused_before_the_run(tmp_path: Path, monkeypatch) -> None:
+    """Root passes os.access on a read-only folder, and a full disk takes an empty file: only a write shows them."""
+    import errno
+
+    from mechbench.cli import eval_checks
+    from mechbench.core.errors import UsageError
+
+    eval_checks.check_log_dir(tmp_path / "fine")
+    assert list((tmp_path / "fine").iterdir()) == []  # the probe is gone
+    for code in (errno.ENOSPC, errno.EROFS):
+
+        def refuse(descriptor: int, data: bytes, code: int = code) -> int:
+            raise OSError(code, os.strerror(code))
+
+        monkeypatch.setattr(eval_checks.os, "write", refuse)
+        with pytest.raises(UsageError, match=f"cannot write there \\({os.strerror(code)}\\)"):
+            eval_checks.check_log_dir(tmp_path / "logs")
+        assert list((tmp_path / "logs").iterdir()) == []

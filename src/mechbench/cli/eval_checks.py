@@ -217,6 +217,10 @@ def check_resumable(log: str) -> None:
         )
 
 
+LOG_WRITE_CHECK_BYTES = 64 * 1024
+"""Bytes written (and removed) to prove the log folder takes a log before the run: about one sample's log."""
+
+
 def check_log_dir(folder: Path) -> None:
     """Refuse, before the run, a log folder that is a file, lies under a file, or cannot be created or written
     (Inspect would fail with a traceback once the first sample is done, or keep no log)."""
@@ -229,3 +233,15 @@ def check_log_dir(folder: Path) -> None:
         raise UsageError(f"--log-dir {folder}: cannot create the folder ({error.strerror or error})") from None
     if not os.access(folder, os.W_OK | os.X_OK):
         raise UsageError(f"--log-dir {folder}: the folder is not writable")
+    probe = folder / f".mechbench-write-check-{os.getpid()}"
+    try:  # a read-only file system or a full disk only shows when something is written (root passes os.access)
+        descriptor = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(descriptor, bytes(LOG_WRITE_CHECK_BYTES))
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+    except OSError as error:
+        raise UsageError(f"--log-dir {folder}: cannot write there ({error.strerror or error})") from None
+    finally:
+        probe.unlink(missing_ok=True)
