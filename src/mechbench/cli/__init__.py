@@ -72,6 +72,10 @@ def build_app() -> typer.Typer:
             help="Check that a scorer ranks known answers as it must, and what shortcuts score on a set.",
             no_args_is_help=True,
         ),
+        calibrate=typer.Typer(
+            help="Show whether a fresh set scores like the published one (features and a panel of solvers).",
+            no_args_is_help=True,
+        ),
     )
     for name in benchmark_command_modules():
         importlib.import_module(name).register(groups)
@@ -80,6 +84,7 @@ def build_app() -> typer.Typer:
     app.add_typer(groups.score, name="score")
     app.add_typer(groups.generate, name="generate")
     app.add_typer(groups.validate, name="validate")
+    app.add_typer(groups.calibrate, name="calibrate")
     return app
 
 

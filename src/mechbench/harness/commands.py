@@ -34,6 +34,7 @@ class CommandGroups:
     score: typer.Typer
     generate: typer.Typer
     validate: typer.Typer
+    calibrate: typer.Typer
 
 
 ExecutorOption = Annotated[str, typer.Option(help="local (process pool) or ray.")]

@@ -1,4 +1,4 @@
-"""SPhyR's commands: ``mechbench score sphyr``, ``mechbench validate sphyr`` and ``mechbench generate sphyr``."""
+"""SPhyR's commands: ``mechbench score sphyr``, ``validate sphyr``, ``generate sphyr`` and ``calibrate sphyr``."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from mechbench.benchmarks.sphyr.versions import DEFAULT_VERSION, GRID_SIZES, VERSIONS
-from mechbench.core.errors import MechbenchError
+from mechbench.core.errors import DataSourceError, MechbenchError
 from mechbench.harness.commands import (
     CommandGroups,
     ExecutorOption,
@@ -27,6 +27,7 @@ def register(groups: CommandGroups) -> None:
     groups.score.command("sphyr")(score_sphyr)
     groups.validate.command("sphyr")(validate_sphyr)
     groups.generate.command("sphyr")(generate_sphyr_command)
+    groups.calibrate.command("sphyr")(calibrate_sphyr_command)
 
 
 def score_sphyr(
@@ -132,8 +133,10 @@ def validate_sphyr(
 
 def generate_sphyr_command(
     output: Annotated[Path, typer.Option("-o", "--output", help="Folder for <subject>.jsonl files.")],
-    n: Annotated[int, typer.Option("--n", help="Samples per subject.")] = 8,
-    seed: Annotated[int, typer.Option(help="Random seed (same seed, same bytes).")] = 1,
+    n: Annotated[
+        int | None, typer.Option("--n", help="Samples per subject (default 8; 100 with --like, as published).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Random seed (same seed, same bytes; default 1).")] = None,
     size: Annotated[
         str | None, typer.Option(help="Grid size ROWSxCOLS of a v1 set (v2 is 10x10, v2-20 is 20x20).")
     ] = None,
@@ -145,15 +148,44 @@ def generate_sphyr_command(
             "'eval sphyr' reads by default); v1 for mechbench's v1-style set (pass -T version=v1 to eval it)."
         ),
     ] = DEFAULT_VERSION,
+    like: Annotated[
+        str | None,
+        typer.Option(
+            help="v2 or v2-20: a set drawn like the published one, all 16 subjects, written with release.json "
+            "(digests) and an hf/ datasets folder; kept away from the published items when they are at hand."
+        ),
+    ] = None,
+    release: Annotated[
+        str | None,
+        typer.Option(help="A monthly release YYYY-MM: its seed comes from the name (same bytes on every machine)."),
+    ] = None,
+    against: Annotated[
+        str | None,
+        typer.Option(
+            help="The published items a --like set must not come near: a folder of <subject>.jsonl files, "
+            "'official' (fetched; the default with --like) or 'none'."
+        ),
+    ] = None,
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
 ) -> None:
-    """SPhyR samples for every subject, drawn as the version 'eval sphyr' reads by default (v2) unless --version."""
+    """SPhyR samples for every subject, drawn as the version 'eval sphyr' reads by default (v2) unless --version;
+    with --like / --release, a set drawn like a published one, checked unseen and written as a release."""
     from mechbench.benchmarks.sphyr.dataset import parse_subjects
     from mechbench.benchmarks.sphyr.generated_set import write_sphyr
+    from mechbench.benchmarks.sphyr.release import RELEASE_ITEMS, release_seed
 
     choice("--version", version, VERSIONS)
+    if release is not None and like is None:
+        fail("--release needs --like v2 or --like v2-20 (a release is drawn like a published set)")
+    if like is not None:
+        choice("--like", like, ("v2", "v2-20"))
+        if subjects != "all" or size is not None:
+            fail("--like writes all 16 subjects at the published size: drop --subjects and --size")
+        if release is not None and seed is not None:
+            fail("--release fixes the seed from its name: drop --seed")
+        version = like
     if size is not None and version != "v1":
         fail(f"--size applies to --version v1 only ({version} grids are {GRID_SIZES[version]}x{GRID_SIZES[version]})")
     try:
@@ -162,19 +194,100 @@ def generate_sphyr_command(
         fail(f"--size must look like 10x10, got {size!r}")
     if not (4 <= rows <= 60 and 4 <= cols <= 60):
         fail("--size must be between 4x4 and 60x60")
-    generation_target(output, n)
+    count = n if n is not None else (RELEASE_ITEMS if like else 8)
+    generation_target(output, count)
     try:
         chosen = parse_subjects(subjects)
+        drawn_seed = release_seed(like, release) if like and release else (1 if seed is None else seed)
+        unseen, excluded = _published_for(like, against) if like else (None, None)
         written = write_sphyr(
             output,
-            n,
-            seed,
+            count,
+            drawn_seed,
             rows,
             cols,
             chosen,
             None if version == "v1" else version,
+            excluded,
             **executor_args(executor, workers, ray_address),
         )
+        if like:
+            from mechbench.benchmarks.sphyr.release import write_hf_folder, write_manifest
+
+            manifest = write_manifest(output, like, release, drawn_seed, count, unseen)
+            write_hf_folder(output, manifest)
     except (MechbenchError, RuntimeError) as error:
         fail(str(error))
-    typer.echo(f"wrote {len(written)} subjects × {n} samples to {output}")
+    typer.echo(f"wrote {len(written)} subjects × {count} samples to {output}")
+    if like:
+        typer.echo(f"release.json: seed {drawn_seed}, sha256 {manifest['sha256']}; hf/ holds the datasets folder")
+
+
+def _published_for(like: str, against: str | None) -> tuple[dict | None, list[dict] | None]:
+    """(what the set was kept away from, its items) for --against; official data that cannot be had is said in one
+    warning line and the set is written unchecked (release.json says so)."""
+    from mechbench.benchmarks.sphyr.dataset import subject_file
+    from mechbench.benchmarks.sphyr.generate import subject_kinds
+    from mechbench.benchmarks.sphyr.release import published_items
+
+    if against == "none":
+        return None, None
+    easy = [subject for subject, _, level in subject_kinds() if level == "easy"]
+    if against is None or against == "official":
+        try:
+            paths = [subject_file(subject, None, version=like) for subject in easy]  # type: ignore[arg-type]
+        except MechbenchError as error:
+            if against == "official":
+                raise
+            typer.echo(f"warning: not checked against the published {like} items ({error})", err=True)
+            return None, None
+        source = f"the official {like} set"
+    else:
+        folder = Path(against)
+        paths = [folder / f"{subject}.jsonl" for subject in easy if (folder / f"{subject}.jsonl").is_file()]
+        if not paths:
+            raise DataSourceError(f"--against {folder}: no easy-subject <subject>.jsonl files there")
+        source = str(folder)
+    items = published_items(paths)
+    return {"source": source, "items": len(items)}, items
+
+
+def calibrate_sphyr_command(
+    fresh: Annotated[Path, typer.Option("--set", help="The fresh set: a folder of <subject>.jsonl files.")],
+    like: Annotated[str, typer.Option(help="v2 or v2-20: the published set to compare with.")] = "v2",
+    published: Annotated[
+        str | None,
+        typer.Option(help="The published set: a folder of its <subject>.jsonl files (default: the official one)."),
+    ] = None,
+    items: Annotated[int | None, typer.Option(help="Compare the first N items of each set (default: all).")] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the Markdown report here.")] = None,
+    json_output: Annotated[Path | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
+) -> None:
+    """Feature-by-feature tests and a panel of solvers of graded skill on a fresh set and the published one."""
+    from mechbench.benchmarks.sphyr.calibrate import calibrate, markdown, read_set, subject_paths
+    from mechbench.benchmarks.sphyr.dataset import subject_file
+    from mechbench.benchmarks.sphyr.generate import subject_kinds
+
+    choice("--like", like, ("v2", "v2-20"))
+    if items is not None and items < 4:
+        fail("--items must be at least 4 (two halves for retrieval, and an interval)")
+    try:
+        fresh_set = read_set(subject_paths(fresh), f"fresh set {fresh}", items)
+        if published is None:
+            paths = {s: subject_file(s, None, version=like) for s, _, _ in subject_kinds()}  # type: ignore[arg-type]
+            name = f"the official {like} set"
+        else:
+            paths, name = subject_paths(Path(published)), f"published {like} set {published}"
+        report = calibrate(fresh_set, read_set(paths, name, items))
+    except MechbenchError as error:
+        fail(str(error))
+    text = markdown(report)
+    for path, content in ((output, text), (json_output, json.dumps(report, indent=1))):
+        if path is not None:
+            try:
+                path.write_text(content)
+            except OSError as error:
+                fail(f"cannot write {path}: {error.strerror or error}")
+    if output is None:
+        typer.echo(text)
+    typer.echo(f"{'equivalent' if report['equivalent'] else 'NOT shown equivalent'}: {name} against {fresh}", err=True)

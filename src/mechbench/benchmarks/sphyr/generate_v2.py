@@ -129,10 +129,34 @@ def v2_mask(truth: list[list[str]], kind: str, rng: random.Random) -> list[list[
     return grid
 
 
+def near(candidate: dict, other: dict) -> bool:
+    """Upstream's rejection rule: two samples are too close when their boundary layouts differ in fewer than
+    :data:`LAYOUT_DISTANCE` cells or their easy solutions in fewer than :data:`SOLUTION_DISTANCE`."""
+    return (
+        _distance(candidate["layout"], other["layout"]) < LAYOUT_DISTANCE
+        or _distance(candidate["easy"], other["easy"]) < SOLUTION_DISTANCE
+    )
+
+
+def published_item(easy_truth: list[list[str]]) -> dict:
+    """A published sample as the rejection rule sees it (its layout and easy solution)."""
+    layout = [[t if t in ("L", "S") else "0" for t in row] for row in easy_truth]
+    return {"layout": layout, "easy": [list(row) for row in easy_truth]}
+
+
 def generate_sphyr_v2(
-    n: int, seed: int, size: int = 10, subjects: list[str] | None = None, run: Callable | None = None
+    n: int,
+    seed: int,
+    size: int = 10,
+    subjects: list[str] | None = None,
+    run: Callable | None = None,
+    excluded: list[dict] | None = None,
 ) -> dict[str, list[dict]]:
-    """``n`` records per subject (all 16 unless ``subjects``) on ``size``×``size`` grids, reproducible from ``seed``."""
+    """``n`` records per subject (all 16 unless ``subjects``) on ``size``×``size`` grids, reproducible from ``seed``.
+
+    ``excluded``: samples (:func:`published_item`) no new one may lie near, by the same rule that keeps the new ones
+    apart (a fresh set then holds nothing a published set has, in layout or solution)."""
+    excluded = [e for e in excluded or [] if len(e["layout"]) == size]
     from mechbench.benchmarks.sphyr.generate import subject_kinds
 
     run = run or (lambda fn, jobs: [fn(job) for job in jobs])
@@ -145,11 +169,7 @@ def generate_sphyr_v2(
         for candidate in run(v2_candidate, [(seed, tried + k, size) for k in range(batch)]):
             if candidate is None or len(accepted) == n:
                 continue
-            if all(
-                _distance(candidate["layout"], other["layout"]) >= LAYOUT_DISTANCE
-                and _distance(candidate["easy"], other["easy"]) >= SOLUTION_DISTANCE
-                for other in accepted
-            ):
+            if not any(near(candidate, other) for other in (*accepted, *excluded)):
                 accepted.append(candidate)
         tried += batch
     out: dict[str, list[dict]] = {}

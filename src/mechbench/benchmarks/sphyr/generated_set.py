@@ -25,17 +25,19 @@ def write_sphyr(
     cols: int = 10,
     subjects: list[str] | None = None,
     version: str | None = None,
+    excluded: list[dict] | None = None,
     **executor: Any,
 ) -> list[str]:
     """``<subject>.jsonl`` files in the official SPhyR format; returns the subjects written.
 
     ``version`` ``v2`` / ``v2-20``: samples drawn as upstream's v2 (10×10 / 20×20), each record with its
-    ``load_direction``; otherwise mechbench's v1-style generator at ``rows``×``cols``.
+    ``load_direction``, none near an ``excluded`` sample; otherwise mechbench's v1-style generator at
+    ``rows``×``cols``.
     """
     out.mkdir(parents=True, exist_ok=True)
     if version in ("v2", "v2-20"):
         size = GRID_SIZES[version]  # type: ignore[index]
-        data = generate_sphyr_v2(n, seed, size, subjects, run=partial(_map, executor))
+        data = generate_sphyr_v2(n, seed, size, subjects, run=partial(_map, executor), excluded=excluded)
     else:
         data = generate_sphyr(n, seed, rows, cols, subjects, run=partial(_map, executor))
     for subject, records in data.items():

@@ -30,7 +30,10 @@ def _replayed(meta: Mapping[str, Any]) -> bool:
 
 def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
     """The settings that make two runs comparable (the subject is not one: subjects pool into one row)."""
-    parts = [str(meta.get("version") or "v1"), f"{meta.get('prompt_style', 'default')} prompt"]
+    parts = [str(meta.get("version") or "v1")]
+    if meta.get("data_set") and not _replayed(meta):  # logs from before it was recorded: not split by it
+        parts.append(str(meta["data_set"]))
+    parts.append(f"{meta.get('prompt_style', 'default')} prompt")
     parts += [f"{k} {meta[k]}" for k in ("few_shot", "rotation", "feedback_rounds") if meta.get(k)]
     if meta.get("setting") == "tools":
         parts.append(tool_setting_label(meta.get("tool_budget")))

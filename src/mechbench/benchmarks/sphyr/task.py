@@ -22,6 +22,7 @@ from mechbench.benchmarks.sphyr.load_direction import LoadDirection
 from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import Reference
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, PromptStyle, WordingName, upstream_wording
+from mechbench.benchmarks.sphyr.release import data_label
 from mechbench.benchmarks.sphyr.replay import REPLAY_PREFIX, published_samples, results_files
 from mechbench.benchmarks.sphyr.tools import sphyr_tool_solver
 from mechbench.benchmarks.sphyr.versions import DEFAULT_VERSION, PROMPT_TEMPLATES_PATH, check_version, upstream_file
@@ -112,6 +113,7 @@ def sphyr(
         files = list(found.values())
         source: str | DataRoot = samples
         subjects = list(found)
+        data_set = "published samples replayed"
     else:
         source = sphyr_data.open_sphyr(data, version, revision)
         paths = {s: sphyr_data.subject_file(s, source, version=version) for s in subjects}
@@ -129,6 +131,7 @@ def sphyr(
             corpora={s: str(p) for s, p in paths.items()},
         )
         files = list(paths.values())
+        data_set = data_label(data, paths)
     gravity = _gravity_note(dataset, version, replay, data == "bundled", load_direction)
     scorer_fn = sphyr_scorer if reference == "published" else sphyr_scorer_best
     return TaskParts(
@@ -149,6 +152,7 @@ def sphyr(
         settings={
             "subjects": subjects,
             "version": version,
+            "data_set": data_set,
             "parser": parser,
             "samples": samples,
             "physics": physics,

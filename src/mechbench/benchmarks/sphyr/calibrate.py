@@ -1,0 +1,397 @@
+"""Is a fresh SPhyR set equivalent to the published one? (``mechbench calibrate sphyr``)
+
+Two kinds of evidence, both computed here from the two sets' files alone:
+
+* **Features**, item by item: the load and support layout, the truths' material and structure, and every subject's
+  mask size. Each is compared with a two-sample test (Kolmogorov–Smirnov for numbers, chi-square for categories),
+  its effect size (Cliff's delta, Cramér's V) and a Holm-corrected p-value across all features.
+* **A panel of solvers of graded skill**, scored on both sets with the benchmark's own metric (the normalised score,
+  its mean over a set): random, all-empty, all-solid, retrieval from a disjoint half of the same set, the truth with
+  planted errors at two rates, and the published optimiser stopped after 1, 3 and 10 iterations. Scores are means
+  over items (each item's subjects averaged first: one layout's subjects are not independent) with 95 % intervals;
+  a solver agrees when the interval of the difference holds 0.
+
+A set is a folder of ``<subject>.jsonl`` files in the published record format; items are matched across subjects by
+position (every subject of a published or generated set masks the same layouts).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mechbench.benchmarks.sphyr.generate import subject_kinds
+from mechbench.benchmarks.sphyr.grid import LOAD, MASK, SUPPORT, load_case
+from mechbench.benchmarks.sphyr.load_direction import AXES, cached_axes
+from mechbench.benchmarks.sphyr.retrieval import retrieve
+from mechbench.benchmarks.sphyr.scoring import score_grid
+from mechbench.benchmarks.sphyr.versions import GENERATION_VOLUME_FRACTION
+from mechbench.core.errors import DataSourceError
+from mechbench.core.limits import MAX_RECORDS_PER_FILE, check_count
+from mechbench.sources.files import read_data_text
+from mechbench.topopt.recipe import SCORING_PENALTY
+from mechbench.topopt.reference import Assembly, ReferenceProblem, binarise, simp
+
+Grid = list[list[str]]
+SIGNIFICANCE = 0.01
+"""Family-wise level of the feature tests (after Holm's correction)."""
+CONFIDENCE_Z = 1.959964
+"""Two-sided 95 % normal quantile of the panel's intervals."""
+PLANTED_RATES = (0.05, 0.2)
+OPTIMISER_ITERATIONS = (1, 3, 10)
+PANEL = (
+    "random",
+    "all-empty",
+    "all-solid",
+    "retrieval (disjoint half)",
+    *(f"truth, {rate:.0%} of masked cells wrong" for rate in PLANTED_RATES),
+    *(f"optimiser, {k} iteration{'s' if k > 1 else ''}" for k in OPTIMISER_ITERATIONS),
+)
+EDGES = ("top", "bottom", "left", "right")
+
+
+@dataclass(frozen=True)
+class SphyrSet:
+    """One set's records by subject (the same items, in the same order, in every subject)."""
+
+    name: str
+    records: dict[str, list[dict[str, Any]]]
+
+    @property
+    def items(self) -> int:
+        return min(len(r) for r in self.records.values())
+
+    def truth(self, level: str, index: int) -> Grid:
+        return self.records[f"full_{level}"][index]["ground_truth"]
+
+
+def subject_paths(folder: Path) -> dict[str, Path]:
+    """``<subject>.jsonl`` of every subject in ``folder``."""
+    return {subject: folder / f"{subject}.jsonl" for subject, _, _ in subject_kinds()}
+
+
+def read_set(paths: dict[str, Path], name: str, limit: int | None = None) -> SphyrSet:
+    """The records of all 16 subjects (``limit`` items of each at most), from their files."""
+    records: dict[str, list[dict[str, Any]]] = {}
+    for subject, path in paths.items():
+        if not path.is_file():
+            raise DataSourceError(f"{path.parent}: no {subject}.jsonl (a set to calibrate has all 16 subjects)")
+        lines = [line for line in read_data_text(path).splitlines() if line.strip()]
+        check_count(len(lines), MAX_RECORDS_PER_FILE, "records", path.name)
+        try:
+            rows = [json.loads(line) for line in lines[:limit]]
+        except json.JSONDecodeError as error:
+            raise DataSourceError(f"{path}: line {error.lineno}: not JSON ({error.msg})") from None
+        for row in rows:
+            if not isinstance(row, dict) or "input_grid" not in row or "ground_truth" not in row:
+                raise DataSourceError(f"{path}: every record needs input_grid and ground_truth")
+        records[subject] = rows
+    counts = {len(rows) for rows in records.values()}
+    if len(counts) != 1 or not min(counts):
+        raise DataSourceError(f"{name}: the subjects hold different numbers of items ({sorted(counts)})")
+    return SphyrSet(name, records)
+
+
+# --- features ----------------------------------------------------------------------------------------------------
+
+
+def _cells(grid: Grid, token: str) -> list[tuple[int, int]]:
+    return [(r, c) for r, row in enumerate(grid) for c, t in enumerate(row) if t == token]
+
+
+def _edges(cells: list[tuple[int, int]], size: int) -> set[str]:
+    found = set()
+    for r, c in cells:
+        found |= {e for e, hit in zip(EDGES, (r == 0, r == size - 1, c == 0, c == size - 1), strict=True) if hit}
+    return found
+
+
+def _components(solid: np.ndarray) -> int:
+    from scipy.ndimage import label
+
+    return int(label(solid)[1])
+
+
+def item_features(easy: Grid, hard: Grid) -> dict[str, float | str]:
+    """What one item's layout and truths look like: the features the sets are compared on."""
+    size = len(easy)
+    loads, supports = _cells(easy, LOAD), _cells(easy, SUPPORT)
+    load_edges, support_edges = _edges(loads, size), _edges(supports, size)
+    free = np.array([[t not in (LOAD, SUPPORT) for t in row] for row in easy])
+    solid = np.array([[t in ("1", LOAD, SUPPORT) for t in row] for row in easy])
+    density = np.array([[float(t) if t not in (LOAD, SUPPORT) else 1.0 for t in row] for row in hard])
+    if load_edges & support_edges:
+        relation = "same edge"
+    elif any({a, b} in ({"top", "bottom"}, {"left", "right"}) for a in load_edges for b in support_edges):
+        relation = "opposite"
+    else:
+        relation = "adjacent"
+    return {
+        "load cells": float(len(loads)),
+        "support cells": float(len(supports)),
+        "support edges": str(len(support_edges)),
+        "load edge to support edge": relation,
+        "solid share of free cells (easy truth)": float(solid[free].mean()),
+        "mean density of free cells (hard truth)": float(density[free].mean()),
+        "intermediate-density share (hard truth)": float(((density > 0) & (density < 1))[free].mean()),
+        "hard truth has intermediate densities": "yes" if ((density > 0) & (density < 1))[free].any() else "no",
+        "solid regions (easy truth)": float(_components(solid)),
+    }
+
+
+def feature_table(sphyr: SphyrSet) -> dict[str, list[float | str]]:
+    """Every feature's values over the set's items, and each subject's masked-cell counts."""
+    table: dict[str, list[float | str]] = {}
+    for i in range(sphyr.items):
+        for name, value in item_features(sphyr.truth("easy", i), sphyr.truth("hard", i)).items():
+            table.setdefault(name, []).append(value)
+    for subject, rows in sphyr.records.items():
+        table[f"masked cells ({subject})"] = [float(sum(t == MASK for rw in r["input_grid"] for t in rw)) for r in rows]
+    return table
+
+
+def cliffs_delta(a: list[float], b: list[float]) -> float:
+    """P(a > b) − P(a < b) over all pairs: 0 when neither set tends higher."""
+    x, y = np.asarray(a)[:, None], np.asarray(b)[None, :]
+    return float((x > y).mean() - (x < y).mean())
+
+
+def compare(a: list[float | str], b: list[float | str]) -> dict[str, Any]:
+    """The two-sample test of one feature: its name, statistic, p-value and effect size."""
+    from scipy import stats
+
+    if isinstance(a[0], str):
+        categories = sorted({*map(str, a), *map(str, b)})
+        counts = np.array([[sum(v == k for v in a) for k in categories], [sum(v == k for v in b) for k in categories]])
+        if len(categories) < 2:
+            return {"test": "chi-square", "statistic": 0.0, "p": 1.0, "effect": 0.0, "effect_name": "Cramér's V"}
+        chi2, p, _, _ = stats.chi2_contingency(counts, correction=False)
+        effect = math.sqrt(chi2 / counts.sum()) if counts.sum() else 0.0
+        return {"test": "chi-square", "statistic": float(chi2), "p": float(p), "effect": effect,
+                "effect_name": "Cramér's V"}  # fmt: skip
+    x, y = [float(v) for v in a], [float(v) for v in b]
+    if len(set(x) | set(y)) == 1:
+        return {"test": "Kolmogorov-Smirnov", "statistic": 0.0, "p": 1.0, "effect": 0.0, "effect_name": "Cliff's delta"}
+    result = stats.ks_2samp(x, y)
+    return {"test": "Kolmogorov-Smirnov", "statistic": float(result.statistic), "p": float(result.pvalue),
+            "effect": cliffs_delta(x, y), "effect_name": "Cliff's delta"}  # fmt: skip
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjustment: each p-value as it must be read against the family-wise level."""
+    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
+    adjusted = [0.0] * len(p_values)
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def feature_rows(fresh: SphyrSet, published: SphyrSet) -> list[dict[str, Any]]:
+    """Every feature compared between the sets, with Holm-adjusted p-values."""
+    a, b = feature_table(fresh), feature_table(published)
+    rows = []
+    for name in a:
+        row = {"feature": name, **compare(a[name], b[name])}
+        numeric = not isinstance(a[name][0], str)
+        row["fresh"] = float(np.mean(a[name])) if numeric else _shares(a[name])
+        row["published"] = float(np.mean(b[name])) if numeric else _shares(b[name])
+        rows.append(row)
+    for row, adjusted in zip(rows, holm([r["p"] for r in rows]), strict=True):
+        row["p_holm"] = adjusted
+        row["differs"] = adjusted < SIGNIFICANCE
+    return rows
+
+
+def _shares(values: list[float | str]) -> str:
+    keys = sorted({str(v) for v in values})
+    return ", ".join(f"{k} {sum(str(v) == k for v in values) / len(values):.0%}" for k in keys)
+
+
+# --- the panel ---------------------------------------------------------------------------------------------------
+
+
+def _token(value: float, hard: bool) -> str:
+    return f"{min(max(value, 0.0), 1.0):.1f}" if hard else ("1" if value >= 0.5 else "0")
+
+
+def _filled(input_grid: Grid, choose: Callable[[int, int], str]) -> Grid:
+    return [[choose(r, c) if t == MASK else t for c, t in enumerate(row)] for r, row in enumerate(input_grid)]
+
+
+def _planted(record: dict[str, Any], hard: bool, rate: float, rng: random.Random) -> Grid:
+    truth = record["ground_truth"]
+
+    def choose(r: int, c: int) -> str:
+        if rng.random() >= rate:
+            return truth[r][c]
+        if not hard:
+            return "0" if truth[r][c] == "1" else "1"
+        return rng.choice([f"{v / 10:.1f}" for v in range(11) if f"{v / 10:.1f}" != truth[r][c]])
+
+    return _filled(record["input_grid"], choose)
+
+
+def _direction(record: dict[str, Any], easy_truth: Grid) -> tuple[float, float]:
+    """The load direction a solver assumes: the record's own, else the axis its truth was optimised for (the sign
+    does not change a compliance optimum), else down."""
+    if record.get("load_direction"):
+        return tuple(float(v) for v in record["load_direction"])  # type: ignore[return-value]
+    axes = cached_axes(easy_truth)
+    return AXES[axes[0]] if axes else (1.0, 0.0)
+
+
+def _optimised(record: dict[str, Any], hard: bool, iterations: int, direction: tuple[float, float]) -> Grid:
+    """The published optimiser on the masked cells (the visible ones pinned, the generator's volume fraction),
+    stopped after ``iterations``; rounded as the subject writes cells."""
+    grid = record["input_grid"]
+    free = np.array([[t == MASK for t in row] for row in grid])
+    pinned = np.array(
+        [[1.0 if t in (LOAD, SUPPORT) else (0.0 if t == MASK else float(t)) for t in row] for row in grid]
+    )
+    skeleton = [[t if t in (LOAD, SUPPORT) else "0" for t in row] for row in grid]
+    problem = ReferenceProblem(load_case(skeleton, direction), free, pinned, GENERATION_VOLUME_FRACTION)
+    design = simp(problem, SCORING_PENALTY, None, Assembly(problem.case), iterations=iterations)
+    if not hard:
+        design = binarise(design, free, problem.free_budget)
+    return _filled(grid, lambda r, c: _token(float(design[r, c]), hard))
+
+
+def panel_answer(
+    solver: str, record: dict[str, Any], hard: bool, rng: random.Random, library: list[Grid], direction: Any
+) -> Grid:
+    """Solver ``solver``'s answer to one record."""
+    grid = record["input_grid"]
+    if solver == "random":
+        return _filled(grid, lambda r, c: f"{rng.randint(0, 10) / 10:.1f}" if hard else str(rng.randint(0, 1)))
+    if solver == "all-empty":
+        return _filled(grid, lambda r, c: "0.0" if hard else "0")
+    if solver == "all-solid":
+        return _filled(grid, lambda r, c: "1.0" if hard else "1")
+    if solver.startswith("retrieval"):
+        return retrieve(grid, library, skip_perfect=False)
+    if solver.startswith("truth, "):
+        return _planted(record, hard, float(solver.split(", ")[1].split("%")[0]) / 100, rng)
+    if solver.startswith("optimiser, "):
+        return _optimised(record, hard, int(solver.split(", ")[1].split()[0]), direction())
+    raise ValueError(f"unknown panel solver {solver!r}; the panel: {', '.join(PANEL)}")
+
+
+def panel_scores(
+    sphyr: SphyrSet, solvers: tuple[str, ...] = PANEL, seed: int = 0, library: int | None = None
+) -> dict[str, list[float]]:
+    """Each solver's score per item: the normalised score averaged over the item's 16 subjects. Retrieval searches
+    the other half of the set, ``library`` items of it at most (the same count on both sets: more to search
+    finds closer answers)."""
+    half = sphyr.items // 2
+    size = library or sphyr.items
+    out: dict[str, list[float]] = {}
+    for solver in solvers:
+        per_item = np.zeros(sphyr.items)
+        for subject, _, level in subject_kinds():
+            rows = sphyr.records[subject]
+            truths = [r["ground_truth"] for r in rows]
+            for i, record in enumerate(rows[: sphyr.items]):
+                rng = random.Random(f"{seed}:{solver}:{subject}:{i}")
+                other = truths[half : sphyr.items] if i < half else truths[:half]  # disjoint by construction
+                library = other[:size]
+                direction = _memo(sphyr, i)
+                answer = panel_answer(solver, record, level == "hard", rng, library, direction)
+                per_item[i] += score_grid(record["input_grid"], record["ground_truth"], answer).normalized_score
+        out[solver] = (per_item / len(sphyr.records)).tolist()
+    return out
+
+
+_directions: dict[tuple[str, int], tuple[float, float]] = {}
+
+
+def _memo(sphyr: SphyrSet, index: int) -> Callable[[], tuple[float, float]]:
+    def direction() -> tuple[float, float]:
+        key = (json.dumps(sphyr.truth("easy", index)), index)
+        if key not in _directions:
+            _directions[key] = _direction(sphyr.records["full_easy"][index], sphyr.truth("easy", index))
+        return _directions[key]
+
+    return direction
+
+
+def interval(values: list[float]) -> tuple[float, float]:
+    """(mean, half-width of its 95 % interval) over items."""
+    n = len(values)
+    mean = float(np.mean(values)) if n else 0.0
+    spread = float(np.std(values, ddof=1)) / math.sqrt(n) if n > 1 else 0.0
+    return mean, CONFIDENCE_Z * spread
+
+
+def panel_rows(fresh: SphyrSet, published: SphyrSet, solvers: tuple[str, ...] = PANEL) -> list[dict[str, Any]]:
+    """Each solver on both sets: means, intervals, the difference with its interval, and whether they agree."""
+    library = min(fresh.items, published.items) // 2
+    a, b = panel_scores(fresh, solvers, library=library), panel_scores(published, solvers, library=library)
+    rows = []
+    for solver in solvers:
+        (ma, ha), (mb, hb) = interval(a[solver]), interval(b[solver])
+        half = math.hypot(ha, hb)
+        rows.append({"solver": solver, "fresh": ma, "fresh_half_width": ha, "published": mb,
+                     "published_half_width": hb, "difference": ma - mb, "difference_half_width": half,
+                     "agrees": abs(ma - mb) <= half})  # fmt: skip
+    return rows
+
+
+def calibrate(fresh: SphyrSet, published: SphyrSet, solvers: tuple[str, ...] = PANEL) -> dict[str, Any]:
+    """The whole equivalence report of ``fresh`` against ``published``."""
+    features = feature_rows(fresh, published)
+    panel = panel_rows(fresh, published, solvers)
+    return {
+        "fresh": {"name": fresh.name, "items": fresh.items},
+        "published": {"name": published.name, "items": published.items},
+        "significance": SIGNIFICANCE,
+        "features": features,
+        "panel": panel,
+        "equivalent": not any(r["differs"] for r in features) and all(r["agrees"] for r in panel),
+    }
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """The report as two Markdown tables and a verdict."""
+    fresh, published = report["fresh"], report["published"]
+    lines = [
+        f"# Calibration: {fresh['name']} ({fresh['items']} items) against {published['name']} "
+        f"({published['items']} items)",
+        "",
+        f"Feature tests (Holm-corrected across {len(report['features'])} features; a feature differs below "
+        f"p = {report['significance']}):",
+        "",
+        "| feature | fresh | published | test | p | p (Holm) | effect |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in report["features"]:
+        values = [row["fresh"], row["published"]]
+        shown = [f"{v:.3g}" if isinstance(v, float) else v for v in values]
+        lines.append(
+            f"| {row['feature']} | {shown[0]} | {shown[1]} | {row['test']} | {row['p']:.3g} | {row['p_holm']:.3g}"
+            f"{' **differs**' if row['differs'] else ''} | {row['effect_name']} {row['effect']:+.2f} |"
+        )
+    lines += [
+        "",
+        "Panel of solvers (mean normalised score over items, 95 % intervals; agreement: the difference's interval "
+        "holds 0):",
+        "",
+        "| solver | fresh | published | difference | agrees |",
+        "|---|---|---|---|---|",
+    ]
+    for row in report["panel"]:
+        lines.append(
+            f"| {row['solver']} | {row['fresh']:.3f} ± {row['fresh_half_width']:.3f} | {row['published']:.3f} ± "
+            f"{row['published_half_width']:.3f} | {row['difference']:+.3f} ± {row['difference_half_width']:.3f} | "
+            f"{'yes' if row['agrees'] else '**no**'} |"
+        )
+    verdict = "equivalent" if report["equivalent"] else "NOT shown equivalent"
+    return "\n".join([*lines, "", f"Verdict: {verdict} on these items.", ""])

@@ -1,0 +1,142 @@
+"""Fresh SPhyR sets drawn like the published ones: the equivalence report, monthly releases with the same bytes on
+every machine, kept away from the published items, and written as a Hugging Face datasets folder."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mechbench.benchmarks.sphyr.calibrate import PANEL, calibrate, holm, read_set, subject_paths
+from mechbench.benchmarks.sphyr.generate_v2 import near, published_item
+from mechbench.benchmarks.sphyr.release import release_seed
+
+ITEMS = 20
+"""Items compared per set: the published records every CI copy holds (0-19 of each subject)."""
+
+
+def _mechbench(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "mechbench", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, **(env or {})},
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done
+
+
+@pytest.fixture(scope="module")
+def fresh_v2(published_sphyr_v2: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A --like v2 set on a seed no other test or document uses, kept away from the published items."""
+    out = tmp_path_factory.mktemp("fresh_v2")
+    _mechbench("generate", "sphyr", "--like", "v2", "--n", str(ITEMS), "--seed", "60611",
+               "--against", str(published_sphyr_v2), "-o", str(out))  # fmt: skip
+    return out
+
+
+def test_a_fresh_like_v2_set_is_shown_equivalent_to_the_published_one(fresh_v2: Path, published_sphyr_v2: Path):
+    report = calibrate(
+        read_set(subject_paths(fresh_v2), "fresh", ITEMS),
+        read_set(subject_paths(published_sphyr_v2), "published", ITEMS),
+    )
+    assert [r["feature"] for r in report["features"] if r["differs"]] == []
+    assert [r["solver"] for r in report["panel"] if not r["agrees"]] == []
+    assert [r["solver"] for r in report["panel"]] == list(PANEL) and report["equivalent"]
+    scores = {r["solver"]: r["published"] for r in report["panel"]}  # the panel is graded: more skill, more score
+    assert scores["random"] < scores["optimiser, 1 iteration"] < scores["optimiser, 10 iterations"]
+    assert scores["truth, 20% of masked cells wrong"] < scores["truth, 5% of masked cells wrong"] < 1
+
+
+def test_a_set_drawn_otherwise_is_not_shown_equivalent(published_sphyr_v2: Path, tmp_path: Path) -> None:
+    """mechbench's v1-style generator draws other layouts and truths: the report says so, by feature and by solver."""
+    _mechbench("generate", "sphyr", "--version", "v1", "--n", str(ITEMS), "--seed", "5", "-o", str(tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-m", "mechbench", "calibrate", "sphyr", "--set", str(tmp_path), "--published",
+         str(published_sphyr_v2), "--items", str(ITEMS), "--json", str(tmp_path / "report.json")],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0 and "NOT shown equivalent" in done.stderr and "**differs**" in done.stdout
+    report = json.loads((tmp_path / "report.json").read_text())
+    differing = {r["feature"] for r in report["features"] if r["differs"]}
+    assert "masked cells (full_easy)" in differing and "hard truth has intermediate densities" in differing
+    assert not next(r for r in report["panel"] if r["solver"] == "all-empty")["agrees"]
+
+
+def test_no_fresh_item_lies_near_a_published_one(fresh_v2: Path, published_sphyr_v2: Path) -> None:
+    def items(folder: Path) -> list[dict]:
+        return [published_item(json.loads(line)["ground_truth"]) for line in (folder / "full_easy.jsonl").open()]
+
+    published, fresh = items(published_sphyr_v2), items(fresh_v2)
+    assert fresh and published and not any(near(f, p) for f in fresh for p in published)
+    manifest = json.loads((fresh_v2 / "release.json").read_text())
+    assert manifest["unseen"] == {"source": str(published_sphyr_v2), "items": len(published)}
+
+
+def _release(out: Path, threads: str, workers: str) -> str:
+    env = {"NUMBA_NUM_THREADS": threads, "OMP_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": threads}
+    _mechbench("generate", "sphyr", "--like", "v2", "--release", "2026-12", "--n", "3", "--against", "none",
+               "--workers", workers, "-o", str(out), env=env)  # fmt: skip
+    return json.loads((out / "release.json").read_text())["sha256"]
+
+
+def test_a_release_is_the_same_bytes_in_two_processes_with_different_thread_counts(tmp_path: Path) -> None:
+    first, second = _release(tmp_path / "a", "1", "1"), _release(tmp_path / "b", "2", "2")
+    assert first == second
+    for path in (tmp_path / "a").glob("*.jsonl"):
+        assert path.read_bytes() == (tmp_path / "b" / path.name).read_bytes()
+    manifest = json.loads((tmp_path / "a" / "release.json").read_text())
+    assert manifest["seed"] == release_seed("v2", "2026-12") != release_seed("v2", "2027-01")
+    digest = hashlib.sha256((tmp_path / "a" / "full_easy.jsonl").read_bytes()).hexdigest()
+    assert manifest["files"]["full_easy.jsonl"] == digest
+    assert manifest["unseen"] is None
+
+
+def test_a_release_is_written_as_a_datasets_folder_other_harnesses_load(fresh_v2: Path) -> None:
+    import pyarrow.parquet as pq
+
+    card = (fresh_v2 / "hf" / "README.md").read_text()
+    assert card.count("- config_name: ") == 16 and "license: mit" in card and "seed 60611" in card
+    table = pq.read_table(fresh_v2 / "hf" / "10_random_cell_hard" / "test-00000-of-00001.parquet").to_pylist()
+    records = [json.loads(line) for line in (fresh_v2 / "10_random_cell_hard.jsonl").open()]
+    assert table == [{k: r[k] for k in ("index", "input_grid", "ground_truth", "load_direction")} for r in records]
+
+
+def test_release_names_and_holm_are_checked() -> None:
+    from mechbench.core.errors import UsageError
+
+    for bad in ("2026-13", "26-12", "latest"):
+        with pytest.raises(UsageError, match="YYYY-MM"):
+            release_seed("v2", bad)
+    assert holm([0.01, 0.04, 0.03]) == pytest.approx([0.03, 0.06, 0.06])
+
+
+def test_the_report_names_the_release_a_score_was_measured_on_beside_other_sets(fresh_v2: Path, tmp_path: Path):
+    from inspect_ai import eval as inspect_eval
+
+    from mechbench.tasks import sphyr
+
+    changed = tmp_path / "changed"
+    changed.mkdir()
+    for path in fresh_v2.glob("*.json*"):
+        (changed / path.name).write_bytes(path.read_bytes())
+    (changed / "full_easy.jsonl").write_text((fresh_v2 / "full_easy.jsonl").read_text().replace('"1"', '"0"', 1))
+    for data in ("bundled", str(fresh_v2), str(changed)):
+        (log,) = inspect_eval(
+            sphyr(data=data, subject="full_easy", physics=False),
+            model="mechbench/retrieval",
+            log_dir=str(tmp_path / "logs"),
+            limit=3,
+            display="none",
+        )
+        assert log.status == "success"
+    _mechbench("report", str(tmp_path / "logs"), "-o", str(tmp_path / "report"))
+    report = (tmp_path / "report" / "report.md").read_text()
+    for label in ("[bundled set]", "[release v2 seed 60611]", "[release v2 seed 60611 (changed: full_easy.jsonl)]"):
+        assert f"mechbench/retrieval {label}" in report
