@@ -76,7 +76,10 @@ def test_no_fresh_item_lies_near_a_published_one(fresh_v2: Path, published_sphyr
     published, fresh = items(published_sphyr_v2), items(fresh_v2)
     assert fresh and published and not any(near(f, p) for f in fresh for p in published)
     manifest = json.loads((fresh_v2 / "release.json").read_text())
-    assert manifest["unseen"] == {"source": str(published_sphyr_v2), "items": len(published)}
+    assert {k: manifest["unseen"][k] for k in ("source", "items")} == {
+        "source": str(published_sphyr_v2),
+        "items": len(published),
+    }
 
 
 def _release(out: Path, threads: str, workers: str) -> str:
@@ -140,3 +143,17 @@ def test_the_report_names_the_release_a_score_was_measured_on_beside_other_sets(
     report = (tmp_path / "report" / "report.md").read_text()
     for label in ("[bundled set]", "[release v2 seed 60611]", "[release v2 seed 60611 (changed: full_easy.jsonl)]"):
         assert f"mechbench/retrieval {label}" in report
+
+
+def test_a_release_without_the_official_items_at_hand_is_refused_in_one_line(tmp_path: Path) -> None:
+    """Its bytes depend on the items it is kept away from: drawn without them it would not be the release."""
+    closed = "http://127.0.0.1:9"  # nothing listens: the official files cannot be had
+    env = {**os.environ, "MECHBENCH_GITHUB": closed, "MECHBENCH_GITHUB_RAW": closed, "MECHBENCH_CACHE": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "mechbench", "generate", "sphyr", "--like", "v2", "--release", "2026-12", "--n", "2",
+         "-o", str(tmp_path / "out")],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert done.returncode == 2 and len(errors) == 1 and "a release is drawn away from the official v2" in errors[0]
+    assert "--against DIR" in errors[0] and not (tmp_path / "out" / "release.json").exists()

@@ -68,6 +68,10 @@ class SphyrSet:
     def items(self) -> int:
         return min(len(r) for r in self.records.values())
 
+    def first(self, count: int) -> SphyrSet:
+        """The set's first ``count`` items."""
+        return SphyrSet(self.name, {s: rows[:count] for s, rows in self.records.items()})
+
     def truth(self, level: str, index: int) -> Grid:
         return self.records[f"full_{level}"][index]["ground_truth"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 from typing import Annotated
@@ -199,7 +200,7 @@ def generate_sphyr_command(
     try:
         chosen = parse_subjects(subjects)
         drawn_seed = release_seed(like, release) if like and release else (1 if seed is None else seed)
-        unseen, excluded = _published_for(like, against) if like else (None, None)
+        unseen, excluded = _published_for(like, against, release) if like else (None, None)
         written = write_sphyr(
             output,
             count,
@@ -223,7 +224,7 @@ def generate_sphyr_command(
         typer.echo(f"release.json: seed {drawn_seed}, sha256 {manifest['sha256']}; hf/ holds the datasets folder")
 
 
-def _published_for(like: str, against: str | None) -> tuple[dict | None, list[dict] | None]:
+def _published_for(like: str, against: str | None, release: str | None) -> tuple[dict | None, list[dict] | None]:
     """(what the set was kept away from, its items) for --against; official data that cannot be had is said in one
     warning line and the set is written unchecked (release.json says so)."""
     from mechbench.benchmarks.sphyr.dataset import subject_file
@@ -237,8 +238,11 @@ def _published_for(like: str, against: str | None) -> tuple[dict | None, list[di
         try:
             paths = [subject_file(subject, None, version=like) for subject in easy]  # type: ignore[arg-type]
         except MechbenchError as error:
-            if against == "official":
-                raise
+            if against == "official" or release:
+                raise DataSourceError(
+                    f"a release is drawn away from the official {like} items, which could not be had ({error}); "
+                    "pass --against DIR with a local copy of them, or --seed N for a set that is not a release"
+                ) from None
             typer.echo(f"warning: not checked against the published {like} items ({error})", err=True)
             return None, None
         source = f"the official {like} set"
@@ -249,7 +253,8 @@ def _published_for(like: str, against: str | None) -> tuple[dict | None, list[di
             raise DataSourceError(f"--against {folder}: no easy-subject <subject>.jsonl files there")
         source = str(folder)
     items = published_items(paths)
-    return {"source": source, "items": len(items)}, items
+    digest = hashlib.sha256(json.dumps([item["easy"] for item in items]).encode()).hexdigest()
+    return {"source": source, "items": len(items), "sha256": digest}, items
 
 
 def calibrate_sphyr_command(
@@ -259,7 +264,13 @@ def calibrate_sphyr_command(
         str | None,
         typer.Option(help="The published set: a folder of its <subject>.jsonl files (default: the official one)."),
     ] = None,
-    items: Annotated[int | None, typer.Option(help="Compare the first N items of each set (default: all).")] = None,
+    items: Annotated[
+        int | None,
+        typer.Option(
+            help="Compare the first N items of each set (default: as many as the smaller set holds; positions "
+            "matter, as both generators keep samples apart with a rule that binds harder as a set fills)."
+        ),
+    ] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the Markdown report here.")] = None,
     json_output: Annotated[Path | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
 ) -> None:
@@ -278,10 +289,15 @@ def calibrate_sphyr_command(
             name = f"the official {like} set"
         else:
             paths, name = subject_paths(Path(published)), f"published {like} set {published}"
-        report = calibrate(fresh_set, read_set(paths, name, items))
+        published_set = read_set(paths, name, items)
+        if items is None and fresh_set.items != published_set.items:
+            common = min(fresh_set.items, published_set.items)
+            fresh_set, published_set = fresh_set.first(common), published_set.first(common)
+        report = calibrate(fresh_set, published_set)
     except MechbenchError as error:
         fail(str(error))
     text = markdown(report)
+    _card_of_release(fresh, text)
     for path, content in ((output, text), (json_output, json.dumps(report, indent=1))):
         if path is not None:
             try:
@@ -291,3 +307,14 @@ def calibrate_sphyr_command(
     if output is None:
         typer.echo(text)
     typer.echo(f"{'equivalent' if report['equivalent'] else 'NOT shown equivalent'}: {name} against {fresh}", err=True)
+
+
+def _card_of_release(folder: Path, equivalence: str) -> None:
+    """A release's dataset card gets the equivalence figures (its files and digests are unchanged)."""
+    from mechbench.benchmarks.sphyr.release import MANIFEST, write_hf_folder
+
+    if (folder / MANIFEST).is_file():
+        try:
+            write_hf_folder(folder, json.loads((folder / MANIFEST).read_text()), equivalence)
+        except (OSError, ValueError, KeyError) as error:
+            typer.echo(f"warning: the dataset card in {folder / 'hf'} was not updated ({error})", err=True)
