@@ -655,6 +655,61 @@ def read_handed_file(case: tuple[str, int]) -> object:
         return data
 
 
+WORK_BUDGET = 0.05
+"""Seconds of work the budget target allows (small: a case costs about this much however large its input)."""
+WORK_STOP_SLACK = 1.5
+"""How long after its budget the work may take to stop (one step of its outer loop at the size limits)."""
+
+
+def work_cases(rng: random.Random) -> Iterator[tuple[str, int]]:
+    """(kind, size) of work run inside a time budget: drawings of loaded chains up to the drawing limit, and
+    physics judgements of grids up to the judge's limit."""
+    from mechbench.benchmarks.sphyr.physics_scoring import MAX_JUDGED_SIDE
+    from mechbench.frame.render import MAX_DRAWN_LINKS
+
+    yield from [("drawing", MAX_DRAWN_LINKS - 1), ("judge", MAX_JUDGED_SIDE), ("drawing", 1), ("judge", 4)]
+    while True:
+        if rng.random() < 0.5:
+            yield ("drawing", rng.randint(1, MAX_DRAWN_LINKS - 1))
+        else:
+            yield ("judge", rng.randint(4, MAX_JUDGED_SIDE))
+
+
+def bounded_work(case: tuple[str, int]) -> object:
+    """Draw or judge inside :data:`WORK_BUDGET`: a result, or the work stopping itself within
+    :data:`WORK_STOP_SLACK` of its budget (never running on)."""
+    from mechbench.benchmarks.sphyr.physics_scoring import physics_score
+    from mechbench.core.budget import BudgetExceededError, within_budget
+    from mechbench.frame.render import render
+
+    kind, size = case
+    started = time.perf_counter()
+    try:
+        if kind == "drawing":
+            points = [{"id": f"P{i}", "x": float(i), "y": 0.0} for i in range(size + 1)]
+            links = [{"id": f"L{i}", "a": f"P{i}", "b": f"P{i + 1}"} for i in range(size)]
+            supports = [{"id": "S1", "at": {"id": "P0", "type": "point"}, "kind": "pin"},
+                        {"id": "S2", "at": {"id": f"P{size}", "type": "point"}, "kind": "roller"}]  # fmt: skip
+            loads = [{"id": f"F{i}", "kind": "distributedLoad", "at": {"type": "link", "id": f"L{i}"},
+                      "wStart": 8 + i, "wEnd": 2, "fromStart": 0, "fromEnd": 0, "angleDeg": 270 - i,
+                      "angleMode": "world", "flip": 1} for i in range(size)]  # fmt: skip
+            model = {"points": points, "links": links, "supports": supports, "loads": loads}
+            result: object = within_budget(WORK_BUDGET, "the drawing", render, model, dpi=40)
+        else:
+            truth = [["1" if (r + c) % 3 else "0" for c in range(size)] for r in range(size)]
+            truth[0][size // 2], truth[-1][0], truth[-1][-1] = "L", "S", "S"
+            masked = [["V" if (r * size + c) % 4 == 0 and t in "01" else t for c, t in enumerate(row)]
+                      for r, row in enumerate(truth)]  # fmt: skip
+            judge = "the physics judge"
+            result = within_budget(WORK_BUDGET, judge, physics_score, masked, truth, truth, "down", "best")
+    except BudgetExceededError as error:
+        result = error
+    elapsed = time.perf_counter() - started
+    if elapsed > WORK_BUDGET + WORK_STOP_SLACK:
+        raise AssertionError(f"{kind} of size {size} stopped {elapsed:.2f} s into a {WORK_BUDGET} s budget")
+    return result
+
+
 def judge_reply_against_truth() -> Callable[[str], object]:
     task = load_tasks(bundled("structural_eval"))[0]
     truth_model, truth = FrameModel.parse(task.raw_model), task.response()
@@ -692,6 +747,7 @@ def targets() -> list[Target]:
         Target("openseesime_shard", read_shard, (DataSourceError,), shard_cases),
         Target("report_figures", draw_report_figure, (), figure_cases),
         Target("handed_files", read_handed_file, (DataSourceError,), handed_file_cases),
+        Target("work_budgets", bounded_work, (), work_cases),
     ]
 
 

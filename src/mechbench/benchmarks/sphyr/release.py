@@ -1,6 +1,8 @@
 """Monthly SPhyR releases: a set named by its month, the same bytes on every machine, checked unseen, and written
 for other harnesses too (``mechbench generate sphyr --like v2 --release 2026-12``).
 
+Imported by the SPhyR task (for :func:`data_label`), so the generator is imported only where it is used.
+
 The seed comes from the release's name, so everyone who generates ``2026-12`` gets the same files; ``release.json``
 holds their SHA-256 digests, what the set was drawn like, and which published items it was kept away from. The
 ``hf/`` folder is the same set as a Hugging Face datasets folder (a parquet shard per subject and a dataset card), so
@@ -15,8 +17,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-from mechbench.benchmarks.sphyr.generate import subject_kinds
-from mechbench.benchmarks.sphyr.generate_v2 import LAYOUT_DISTANCE, SOLUTION_DISTANCE, published_item
 from mechbench.core.errors import UsageError
 from mechbench.sources.files import read_data_text
 
@@ -41,6 +41,7 @@ def release_seed(like: str, release: str) -> int:
 
 def published_items(paths: list[Path]) -> list[dict]:
     """The published samples of easy subject files (each layout once), as the rejection rule sees them."""
+    from mechbench.benchmarks.sphyr.generate_v2 import published_item
     seen: dict[str, dict] = {}
     for path in paths:
         for line in read_data_text(path).splitlines():
@@ -58,6 +59,8 @@ def write_manifest(
     out: Path, like: str, release: str | None, seed: int, n: int, against: dict[str, Any] | None
 ) -> dict[str, Any]:
     """``release.json``: what the set is, its files' digests and one digest of the whole set."""
+    from mechbench.benchmarks.sphyr.generate import subject_kinds
+    from mechbench.benchmarks.sphyr.generate_v2 import LAYOUT_DISTANCE, SOLUTION_DISTANCE
     files = {f"{subject}.jsonl": file_digest(out / f"{subject}.jsonl") for subject, _, _ in subject_kinds()}
     whole = hashlib.sha256("".join(f"{name} {digest}\n" for name, digest in files.items()).encode()).hexdigest()
     manifest = {
@@ -81,6 +84,8 @@ def write_hf_folder(out: Path, manifest: dict[str, Any], equivalence: str | None
     and the equivalence figures when given."""
     import pyarrow as pa
     import pyarrow.parquet as pq
+
+    from mechbench.benchmarks.sphyr.generate import subject_kinds
 
     folder = out / "hf"
     configs = []
