@@ -48,24 +48,29 @@ def test_a_fresh_like_v2_set_is_shown_equivalent_to_the_published_one(fresh_v2: 
     )
     assert [r["feature"] for r in report["features"] if r["differs"]] == []
     assert [r["solver"] for r in report["panel"] if not r["agrees"]] == []
-    assert [r["solver"] for r in report["panel"]] == list(PANEL) and report["equivalent"]
+    assert [r["solver"] for r in report["panel"]] == list(PANEL) and report["no_difference_detected"]
+    constant = {r["feature"] for r in report["features"] if not r["varies"]}  # fixed mask counts: not in Holm's family
+    assert "masked cells (1_random_cell_easy)" in constant and "load cells" not in constant
     scores = {r["solver"]: r["published"] for r in report["panel"]}  # the panel is graded: more skill, more score
     assert scores["random"] < scores["optimiser, 1 iteration"] < scores["optimiser, 10 iterations"]
     assert scores["truth, 20% of masked cells wrong"] < scores["truth, 5% of masked cells wrong"] < 1
 
 
-def test_a_set_drawn_otherwise_is_not_shown_equivalent(published_sphyr_v2: Path, tmp_path: Path) -> None:
-    """mechbench's v1-style generator draws other layouts and truths: the report says so, by feature and by solver."""
+def test_a_set_drawn_otherwise_is_caught_by_features_and_panel(published_sphyr_v2: Path, tmp_path: Path) -> None:
+    """mechbench's v1-style generator draws other layouts and truths: the report says so, by feature and by solver,
+    and the command exits 1."""
     _mechbench("generate", "sphyr", "--version", "v1", "--n", str(ITEMS), "--seed", "5", "-o", str(tmp_path))
     done = subprocess.run(
         [sys.executable, "-m", "mechbench", "calibrate", "sphyr", "--set", str(tmp_path), "--published",
          str(published_sphyr_v2), "--items", str(ITEMS), "--json", str(tmp_path / "report.json")],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
-    assert done.returncode == 0 and "NOT shown equivalent" in done.stderr and "**differs**" in done.stdout
+    assert done.returncode == 1 and f"differs at {ITEMS} items" in done.stderr and "**differs**" in done.stdout
     report = json.loads((tmp_path / "report.json").read_text())
     differing = {r["feature"] for r in report["features"] if r["differs"]}
-    assert "masked cells (full_easy)" in differing and "hard truth has intermediate densities" in differing
+    assert (
+        "solid share of free cells (easy truth)" in differing and "hard truth has intermediate densities" in differing
+    )
     assert not next(r for r in report["panel"] if r["solver"] == "all-empty")["agrees"]
 
 
@@ -82,23 +87,26 @@ def test_no_fresh_item_lies_near_a_published_one(fresh_v2: Path, published_sphyr
     }
 
 
-def _release(out: Path, threads: str, workers: str) -> str:
+def _release(out: Path, threads: str, workers: str, against: Path) -> str:
     env = {"NUMBA_NUM_THREADS": threads, "OMP_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": threads}
-    _mechbench("generate", "sphyr", "--like", "v2", "--release", "2026-12", "--n", "3", "--against", "none",
+    _mechbench("generate", "sphyr", "--like", "v2", "--release", "2026-12", "--against", str(against),
                "--workers", workers, "-o", str(out), env=env)  # fmt: skip
     return json.loads((out / "release.json").read_text())["sha256"]
 
 
-def test_a_release_is_the_same_bytes_in_two_processes_with_different_thread_counts(tmp_path: Path) -> None:
-    first, second = _release(tmp_path / "a", "1", "1"), _release(tmp_path / "b", "2", "2")
+def test_a_release_is_the_same_bytes_in_two_processes_with_different_thread_counts(
+    tmp_path: Path, published_sphyr_v2: Path
+) -> None:
+    first = _release(tmp_path / "a", "1", "1", published_sphyr_v2)
+    second = _release(tmp_path / "b", "2", "2", published_sphyr_v2)
     assert first == second
     for path in (tmp_path / "a").glob("*.jsonl"):
         assert path.read_bytes() == (tmp_path / "b" / path.name).read_bytes()
     manifest = json.loads((tmp_path / "a" / "release.json").read_text())
     assert manifest["seed"] == release_seed("v2", "2026-12") != release_seed("v2", "2027-01")
+    assert manifest["items_per_subject"] == 100 and set(manifest["stack"]) >= {"numpy", "scipy", "numba"}
     digest = hashlib.sha256((tmp_path / "a" / "full_easy.jsonl").read_bytes()).hexdigest()
     assert manifest["files"]["full_easy.jsonl"] == digest
-    assert manifest["unseen"] is None
 
 
 def test_a_release_is_written_as_a_datasets_folder_other_harnesses_load(fresh_v2: Path) -> None:
@@ -141,7 +149,10 @@ def test_the_report_names_the_release_a_score_was_measured_on_beside_other_sets(
         assert log.status == "success"
     _mechbench("report", str(tmp_path / "logs"), "-o", str(tmp_path / "report"))
     report = (tmp_path / "report" / "report.md").read_text()
-    for label in ("[bundled set]", "[release v2 seed 60611]", "[release v2 seed 60611 (changed: full_easy.jsonl)]"):
+    whole = json.loads((fresh_v2 / "release.json").read_text())["sha256"][:12]
+    own = f"v2-like set, seed 60611 {whole}"
+    labels = ("[bundled set]", f"[{own}]", f"[{own} (changed: full_easy.jsonl)]")
+    for label in labels:
         assert f"mechbench/retrieval {label}" in report
 
 
@@ -150,10 +161,64 @@ def test_a_release_without_the_official_items_at_hand_is_refused_in_one_line(tmp
     closed = "http://127.0.0.1:9"  # nothing listens: the official files cannot be had
     env = {**os.environ, "MECHBENCH_GITHUB": closed, "MECHBENCH_GITHUB_RAW": closed, "MECHBENCH_CACHE": str(tmp_path)}
     done = subprocess.run(
-        [sys.executable, "-m", "mechbench", "generate", "sphyr", "--like", "v2", "--release", "2026-12", "--n", "2",
+        [sys.executable, "-m", "mechbench", "generate", "sphyr", "--like", "v2", "--release", "2026-12",
          "-o", str(tmp_path / "out")],
         capture_output=True, text=True, timeout=120, env=env,
     )  # fmt: skip
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert done.returncode == 2 and len(errors) == 1 and "a release is drawn away from the official v2" in errors[0]
     assert "--against DIR" in errors[0] and not (tmp_path / "out" / "release.json").exists()
+
+
+def _refused(*args: str) -> str:
+    done = subprocess.run([sys.executable, "-m", "mechbench", *args], capture_output=True, text=True, timeout=300)
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert done.returncode == 2 and len(errors) == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    return errors[0]
+
+
+def test_sets_and_options_that_would_mislead_are_refused_in_one_line(
+    fresh_v2: Path, published_sphyr_v2: Path, published_sphyr_v2_20: Path, tmp_path: Path
+) -> None:
+    generate = ["generate", "sphyr", "-o", str(tmp_path / "out")]
+    assert "nothing would be kept away" in _refused(*generate, "--like", "v2", "--against", str(published_sphyr_v2_20))
+    assert "drop --against none" in _refused(*generate, "--like", "v2", "--release", "2026-12", "--against", "none")
+    assert "drop --seed and --n" in _refused(*generate, "--like", "v2", "--release", "2026-12", "--n", "3")
+    assert "need --like" in _refused(*generate, "--against", str(published_sphyr_v2))
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "full_easy.jsonl").write_text("{not json\n")
+    assert "line 1: not a record" in _refused(*generate, "--like", "v2", "--against", str(broken))
+    calibrate = ["calibrate", "sphyr", "--set", str(fresh_v2)]
+    assert "grids of [20] cells a side" in _refused(*calibrate, "--published", str(published_sphyr_v2_20))
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    for path in fresh_v2.glob("*.jsonl"):
+        (bad / path.name).write_text(path.read_text())
+    (bad / "full_hard.jsonl").write_text((fresh_v2 / "full_hard.jsonl").read_text().replace('"0.0"', '"zero"', 1))
+    assert "not a full_hard cell" in _refused("calibrate", "sphyr", "--set", str(bad), "--published", str(fresh_v2))
+
+
+def test_a_release_evaluated_as_another_version_is_refused(fresh_v2: Path) -> None:
+    from mechbench.core.errors import UsageError
+    from mechbench.tasks import sphyr
+
+    with pytest.raises(UsageError, match="drawn like v2: pass -T version=v2"):
+        sphyr(data=str(fresh_v2), version="v2-20", subject="full_easy")
+
+
+def test_the_card_is_updated_only_on_request_and_only_for_unchanged_files(
+    fresh_v2: Path, published_sphyr_v2: Path, tmp_path: Path
+) -> None:
+    copy = tmp_path / "copy"
+    copy.mkdir()
+    for path in fresh_v2.glob("*.json*"):
+        (copy / path.name).write_bytes(path.read_bytes())
+    before = (fresh_v2 / "hf" / "README.md").read_text()
+    run = ["calibrate", "sphyr", "--set", str(copy), "--published", str(published_sphyr_v2), "--items", "6"]
+    subprocess.run([sys.executable, "-m", "mechbench", *run], capture_output=True, timeout=300)
+    assert not (copy / "hf").exists() and (fresh_v2 / "hf" / "README.md").read_text() == before
+    subprocess.run([sys.executable, "-m", "mechbench", *run, "--update-card"], capture_output=True, timeout=300)
+    assert "# Calibration:" in (copy / "hf" / "README.md").read_text()
+    (copy / "full_easy.jsonl").write_text((copy / "full_easy.jsonl").read_text().replace('"1"', '"0"', 1))
+    assert "full_easy.jsonl changed since release.json was written" in _refused(*run, "--update-card")

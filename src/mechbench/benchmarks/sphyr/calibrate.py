@@ -1,15 +1,21 @@
-"""Is a fresh SPhyR set equivalent to the published one? (``mechbench calibrate sphyr``)
+"""Does a fresh SPhyR set differ from the published one? (``mechbench calibrate sphyr``)
 
 Two kinds of evidence, both computed here from the two sets' files alone:
 
-* **Features**, item by item: the load and support layout, the truths' material and structure, and every subject's
-  mask size. Each is compared with a two-sample test (Kolmogorov–Smirnov for numbers, chi-square for categories),
-  its effect size (Cliff's delta, Cramér's V) and a Holm-corrected p-value across all features.
+* **Features**, item by item: the load and support layout, the truths' material and structure, and the subjects'
+  mask sizes. Each is compared with a two-sample permutation test (difference of means for numbers, the chi-square
+  statistic for categories: exact enough for small, tied samples, where asymptotic tests are far too lenient), its
+  effect size (Cliff's delta, Cramér's V), and a Holm-corrected p-value across the features that vary at all
+  (a feature constant in both sets, such as a fixed mask count, is shown but cannot differ).
 * **A panel of solvers of graded skill**, scored on both sets with the benchmark's own metric (the normalised score,
   its mean over a set): random, all-empty, all-solid, retrieval from a disjoint half of the same set, the truth with
   planted errors at two rates, and the published optimiser stopped after 1, 3 and 10 iterations. Scores are means
-  over items (each item's subjects averaged first: one layout's subjects are not independent) with 95 % intervals;
-  a solver agrees when the interval of the difference holds 0.
+  over items (each item's subjects averaged first: one layout's subjects are not independent) with 95 % Welch
+  intervals of the difference.
+
+The verdict is what these tests can say: **no difference detected at N items** (no feature differs after
+correction and every difference interval holds 0), or which ones differ. It is not a proof of equivalence: the
+report gives each solver's interval, the smallest difference N items could have shown.
 
 A set is a folder of ``<subject>.jsonl`` files in the published record format; items are matched across subjects by
 position (every subject of a published or generated set masks the same layouts).
@@ -42,8 +48,11 @@ from mechbench.topopt.reference import Assembly, ReferenceProblem, binarise, sim
 Grid = list[list[str]]
 SIGNIFICANCE = 0.01
 """Family-wise level of the feature tests (after Holm's correction)."""
-CONFIDENCE_Z = 1.959964
-"""Two-sided 95 % normal quantile of the panel's intervals."""
+CONFIDENCE = 0.95
+"""Two-sided level of the panel's intervals."""
+PERMUTATIONS = 4999
+"""Resamples of each feature's permutation test (seeded: the same sets give the same p-values)."""
+MIN_ITEMS = 4
 PLANTED_RATES = (0.05, 0.2)
 OPTIMISER_ITERATIONS = (1, 3, 10)
 PANEL = (
@@ -93,14 +102,46 @@ def read_set(paths: dict[str, Path], name: str, limit: int | None = None) -> Sph
             rows = [json.loads(line) for line in lines[:limit]]
         except json.JSONDecodeError as error:
             raise DataSourceError(f"{path}: line {error.lineno}: not JSON ({error.msg})") from None
-        for row in rows:
-            if not isinstance(row, dict) or "input_grid" not in row or "ground_truth" not in row:
-                raise DataSourceError(f"{path}: every record needs input_grid and ground_truth")
+        for number, row in enumerate(rows, 1):
+            _check_record(row, subject, f"{path}: record {number}")
         records[subject] = rows
     counts = {len(rows) for rows in records.values()}
     if len(counts) != 1 or not min(counts):
         raise DataSourceError(f"{name}: the subjects hold different numbers of items ({sorted(counts)})")
     return SphyrSet(name, records)
+
+
+def _check_record(row: Any, subject: str, where: str) -> None:
+    """A record the calibration can read: square grids of one size, tokens of the subject's kind."""
+    if not isinstance(row, dict) or "input_grid" not in row or "ground_truth" not in row:
+        raise DataSourceError(f"{where}: every record needs input_grid and ground_truth")
+    hard = subject.endswith("_hard")
+    for field in ("input_grid", "ground_truth"):
+        grid = row[field]
+        if not isinstance(grid, list) or not grid or any(not isinstance(r, list) or len(r) != len(grid) for r in grid):
+            raise DataSourceError(f"{where}: {field} is not a square grid")
+        for r in grid:
+            for token in r:
+                if not isinstance(token, str) or not _readable(token, hard, field == "input_grid"):
+                    raise DataSourceError(f"{where}: {field} holds {str(token)[:20]!r}, not a {subject} cell")
+
+
+def _readable(token: str, hard: bool, masked: bool) -> bool:
+    if token in (LOAD, SUPPORT) or (masked and token == MASK):
+        return True
+    if not hard:
+        return token in ("0", "1")
+    try:
+        return 0.0 <= float(token) <= 1.0
+    except ValueError:
+        return False
+
+
+def check_sizes(sphyr: SphyrSet, size: int) -> None:
+    """Refuse a set whose grids are not ``size`` × ``size`` (a v2-20 set compared with v2, say)."""
+    found = {len(rows[0]["ground_truth"]) for rows in sphyr.records.values() if rows}
+    if found != {size}:
+        raise DataSourceError(f"{sphyr.name}: grids of {sorted(found)} cells a side, where {size} were expected")
 
 
 # --- features ----------------------------------------------------------------------------------------------------
@@ -143,7 +184,6 @@ def item_features(easy: Grid, hard: Grid) -> dict[str, float | str]:
         "support edges": str(len(support_edges)),
         "load edge to support edge": relation,
         "solid share of free cells (easy truth)": float(solid[free].mean()),
-        "mean density of free cells (hard truth)": float(density[free].mean()),
         "intermediate-density share (hard truth)": float(((density > 0) & (density < 1))[free].mean()),
         "hard truth has intermediate densities": "yes" if ((density > 0) & (density < 1))[free].any() else "no",
         "solid regions (easy truth)": float(_components(solid)),
@@ -157,6 +197,8 @@ def feature_table(sphyr: SphyrSet) -> dict[str, list[float | str]]:
         for name, value in item_features(sphyr.truth("easy", i), sphyr.truth("hard", i)).items():
             table.setdefault(name, []).append(value)
     for subject, rows in sphyr.records.items():
+        if subject.startswith("full_"):  # every free cell: 100 minus the load and support cells, compared above
+            continue
         table[f"masked cells ({subject})"] = [float(sum(t == MASK for rw in r["input_grid"] for t in rw)) for r in rows]
     return table
 
@@ -168,24 +210,44 @@ def cliffs_delta(a: list[float], b: list[float]) -> float:
 
 
 def compare(a: list[float | str], b: list[float | str]) -> dict[str, Any]:
-    """The two-sample test of one feature: its name, statistic, p-value and effect size."""
+    """The two-sample permutation test of one feature: its statistic, p-value and effect size (``varies`` False
+    when the feature takes one value in both sets: it then cannot differ and is left out of the correction)."""
     from scipy import stats
 
+    rng = np.random.default_rng(0)
     if isinstance(a[0], str):
         categories = sorted({*map(str, a), *map(str, b)})
-        counts = np.array([[sum(v == k for v in a) for k in categories], [sum(v == k for v in b) for k in categories]])
-        if len(categories) < 2:
-            return {"test": "chi-square", "statistic": 0.0, "p": 1.0, "effect": 0.0, "effect_name": "Cramér's V"}
-        chi2, p, _, _ = stats.chi2_contingency(counts, correction=False)
-        effect = math.sqrt(chi2 / counts.sum()) if counts.sum() else 0.0
-        return {"test": "chi-square", "statistic": float(chi2), "p": float(p), "effect": effect,
-                "effect_name": "Cramér's V"}  # fmt: skip
-    x, y = [float(v) for v in a], [float(v) for v in b]
-    if len(set(x) | set(y)) == 1:
-        return {"test": "Kolmogorov-Smirnov", "statistic": 0.0, "p": 1.0, "effect": 0.0, "effect_name": "Cliff's delta"}
-    result = stats.ks_2samp(x, y)
-    return {"test": "Kolmogorov-Smirnov", "statistic": float(result.statistic), "p": float(result.pvalue),
-            "effect": cliffs_delta(x, y), "effect_name": "Cliff's delta"}  # fmt: skip
+        codes = {k: i for i, k in enumerate(categories)}
+        x, y = np.array([codes[str(v)] for v in a]), np.array([codes[str(v)] for v in b])
+        row = {"test": "permutation, chi-square", "effect_name": "Cramér's V", "varies": len(categories) > 1}
+        if not row["varies"]:
+            return {**row, "statistic": 0.0, "p": 1.0, "effect": 0.0}
+
+        def chi2(u: np.ndarray, v: np.ndarray) -> float:
+            counts = np.array([np.bincount(u, minlength=len(categories)), np.bincount(v, minlength=len(categories))])
+            expected = np.outer(counts.sum(axis=1), counts.sum(axis=0)) / counts.sum()
+            used = expected > 0
+            return float(((counts[used] - expected[used]) ** 2 / expected[used]).sum())
+
+        found = stats.permutation_test(
+            (x, y), chi2, n_resamples=PERMUTATIONS, alternative="greater", vectorized=False, rng=rng
+        )
+        statistic = float(found.statistic)
+        effect = math.sqrt(statistic / (len(x) + len(y))) if len(x) + len(y) else 0.0
+        return {**row, "statistic": statistic, "p": float(found.pvalue), "effect": effect}
+    x, y = np.array([float(v) for v in a]), np.array([float(v) for v in b])
+    row = {"test": "permutation, difference of means", "effect_name": "Cliff's delta"}
+    if len(set(x.tolist()) | set(y.tolist())) == 1:
+        return {**row, "statistic": 0.0, "p": 1.0, "effect": 0.0, "varies": False}
+    found = stats.permutation_test(
+        (x, y),
+        lambda u, v, axis=-1: np.mean(u, axis=axis) - np.mean(v, axis=axis),
+        n_resamples=PERMUTATIONS,
+        vectorized=True,
+        rng=rng,
+    )
+    return {**row, "statistic": float(found.statistic), "p": float(found.pvalue), "effect": cliffs_delta(x, y),
+            "varies": True}  # fmt: skip
 
 
 def holm(p_values: list[float]) -> list[float]:
@@ -209,9 +271,12 @@ def feature_rows(fresh: SphyrSet, published: SphyrSet) -> list[dict[str, Any]]:
         row["fresh"] = float(np.mean(a[name])) if numeric else _shares(a[name])
         row["published"] = float(np.mean(b[name])) if numeric else _shares(b[name])
         rows.append(row)
-    for row, adjusted in zip(rows, holm([r["p"] for r in rows]), strict=True):
+    varying = [r for r in rows if r["varies"]]
+    for row, adjusted in zip(varying, holm([r["p"] for r in varying]), strict=True):
         row["p_holm"] = adjusted
-        row["differs"] = adjusted < SIGNIFICANCE
+    for row in rows:
+        row.setdefault("p_holm", 1.0)
+        row["differs"] = row["p_holm"] < SIGNIFICANCE
     return rows
 
 
@@ -244,11 +309,10 @@ def _planted(record: dict[str, Any], hard: bool, rate: float, rng: random.Random
     return _filled(record["input_grid"], choose)
 
 
-def _direction(record: dict[str, Any], easy_truth: Grid) -> tuple[float, float]:
-    """The load direction a solver assumes: the record's own, else the axis its truth was optimised for (the sign
-    does not change a compliance optimum), else down."""
-    if record.get("load_direction"):
-        return tuple(float(v) for v in record["load_direction"])  # type: ignore[return-value]
+def _direction(easy_truth: Grid) -> tuple[float, float]:
+    """The load direction a solver assumes, found the same way on both sets: the axis the truth was optimised for
+    (recovered by re-running the generator; the sign does not change a compliance optimum), else down. A record's
+    stored ``load_direction`` is not used: published records have none, and a recovery error must weigh on both."""
     axes = cached_axes(easy_truth)
     return AXES[axes[0]] if axes else (1.0, 0.0)
 
@@ -321,46 +385,73 @@ def _memo(sphyr: SphyrSet, index: int) -> Callable[[], tuple[float, float]]:
     def direction() -> tuple[float, float]:
         key = (json.dumps(sphyr.truth("easy", index)), index)
         if key not in _directions:
-            _directions[key] = _direction(sphyr.records["full_easy"][index], sphyr.truth("easy", index))
+            _directions[key] = _direction(sphyr.truth("easy", index))
         return _directions[key]
 
     return direction
 
 
-def interval(values: list[float]) -> tuple[float, float]:
-    """(mean, half-width of its 95 % interval) over items."""
+def interval(values: list[float]) -> tuple[float, float, float]:
+    """(mean, its standard error, its degrees of freedom) over items."""
     n = len(values)
     mean = float(np.mean(values)) if n else 0.0
-    spread = float(np.std(values, ddof=1)) / math.sqrt(n) if n > 1 else 0.0
-    return mean, CONFIDENCE_Z * spread
+    error = float(np.std(values, ddof=1)) / math.sqrt(n) if n > 1 else 0.0
+    return mean, error, float(max(n - 1, 1))
+
+
+def half_width(error: float, freedom: float) -> float:
+    """Half-width of the two-sided :data:`CONFIDENCE` interval (Student's t)."""
+    from scipy import stats
+
+    return float(stats.t.ppf(0.5 + CONFIDENCE / 2, freedom)) * error
 
 
 def panel_rows(fresh: SphyrSet, published: SphyrSet, solvers: tuple[str, ...] = PANEL) -> list[dict[str, Any]]:
-    """Each solver on both sets: means, intervals, the difference with its interval, and whether they agree."""
+    """Each solver on both sets: means with intervals, the difference with its Welch interval, and whether that
+    interval holds 0."""
     library = min(fresh.items, published.items) // 2
     a, b = panel_scores(fresh, solvers, library=library), panel_scores(published, solvers, library=library)
     rows = []
     for solver in solvers:
-        (ma, ha), (mb, hb) = interval(a[solver]), interval(b[solver])
-        half = math.hypot(ha, hb)
-        rows.append({"solver": solver, "fresh": ma, "fresh_half_width": ha, "published": mb,
-                     "published_half_width": hb, "difference": ma - mb, "difference_half_width": half,
-                     "agrees": abs(ma - mb) <= half})  # fmt: skip
+        (ma, ea, fa), (mb, eb, fb) = interval(a[solver]), interval(b[solver])
+        error = math.hypot(ea, eb)
+        freedom = error**4 / (ea**4 / fa + eb**4 / fb) if ea > 0 or eb > 0 else 1.0  # Welch–Satterthwaite
+        half = half_width(error, freedom)
+        rows.append({"solver": solver, "fresh": ma, "fresh_half_width": half_width(ea, fa), "published": mb,
+                     "published_half_width": half_width(eb, fb), "difference": ma - mb,
+                     "difference_half_width": half, "agrees": abs(ma - mb) <= half})  # fmt: skip
     return rows
 
 
 def calibrate(fresh: SphyrSet, published: SphyrSet, solvers: tuple[str, ...] = PANEL) -> dict[str, Any]:
-    """The whole equivalence report of ``fresh`` against ``published``."""
+    """The whole report of ``fresh`` against ``published`` (their first N items each, N the smaller count)."""
+    count = min(fresh.items, published.items)
+    if count < MIN_ITEMS:
+        raise DataSourceError(f"{count} items to compare; calibration needs at least {MIN_ITEMS} in each set")
+    fresh, published = fresh.first(count), published.first(count)
     features = feature_rows(fresh, published)
     panel = panel_rows(fresh, published, solvers)
     return {
         "fresh": {"name": fresh.name, "items": fresh.items},
         "published": {"name": published.name, "items": published.items},
         "significance": SIGNIFICANCE,
+        "confidence": CONFIDENCE,
         "features": features,
         "panel": panel,
-        "equivalent": not any(r["differs"] for r in features) and all(r["agrees"] for r in panel),
+        "no_difference_detected": not any(r["differs"] for r in features) and all(r["agrees"] for r in panel),
     }
+
+
+def verdict(report: dict[str, Any]) -> str:
+    """One line: no difference detected at N items, or what differs."""
+    items = report["fresh"]["items"]
+    if report["no_difference_detected"]:
+        return f"no difference detected at {items} items (not a proof of equivalence: see each interval)"
+    differing = [r["feature"] for r in report["features"] if r["differs"]]
+    disagreeing = [r["solver"] for r in report["panel"] if not r["agrees"]]
+    return f"differs at {items} items: " + "; ".join(
+        part for part in (", ".join(differing), ", ".join(disagreeing)) if part
+    )
 
 
 def markdown(report: dict[str, Any]) -> str:
@@ -370,7 +461,8 @@ def markdown(report: dict[str, Any]) -> str:
         f"# Calibration: {fresh['name']} ({fresh['items']} items) against {published['name']} "
         f"({published['items']} items)",
         "",
-        f"Feature tests (Holm-corrected across {len(report['features'])} features; a feature differs below "
+        f"Feature tests (two-sample permutation tests, Holm-corrected across the "
+        f"{sum(r['varies'] for r in report['features'])} features that vary; a feature differs below "
         f"p = {report['significance']}):",
         "",
         "| feature | fresh | published | test | p | p (Holm) | effect |",
@@ -379,14 +471,15 @@ def markdown(report: dict[str, Any]) -> str:
     for row in report["features"]:
         values = [row["fresh"], row["published"]]
         shown = [f"{v:.3g}" if isinstance(v, float) else v for v in values]
+        holm_p = f"{row['p_holm']:.3g}{' **differs**' if row['differs'] else ''}" if row["varies"] else "constant"
         lines.append(
-            f"| {row['feature']} | {shown[0]} | {shown[1]} | {row['test']} | {row['p']:.3g} | {row['p_holm']:.3g}"
-            f"{' **differs**' if row['differs'] else ''} | {row['effect_name']} {row['effect']:+.2f} |"
+            f"| {row['feature']} | {shown[0]} | {shown[1]} | {row['test']} | {row['p']:.3g} | {holm_p} | "
+            f"{row['effect_name']} {row['effect']:+.2f} |"
         )
     lines += [
         "",
-        "Panel of solvers (mean normalised score over items, 95 % intervals; agreement: the difference's interval "
-        "holds 0):",
+        "Panel of solvers (mean normalised score over items, 95 % t intervals; agreement: the difference's Welch "
+        "interval holds 0, so a difference smaller than its half-width cannot be seen at this many items):",
         "",
         "| solver | fresh | published | difference | agrees |",
         "|---|---|---|---|---|",
@@ -397,5 +490,4 @@ def markdown(report: dict[str, Any]) -> str:
             f"{row['published_half_width']:.3f} | {row['difference']:+.3f} ± {row['difference_half_width']:.3f} | "
             f"{'yes' if row['agrees'] else '**no**'} |"
         )
-    verdict = "equivalent" if report["equivalent"] else "NOT shown equivalent"
-    return "\n".join([*lines, "", f"Verdict: {verdict} on these items.", ""])
+    return "\n".join([*lines, "", f"Verdict: {verdict(report)}.", ""])

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from mechbench.benchmarks.sphyr.versions import DEFAULT_VERSION, GRID_SIZES, VERSIONS
-from mechbench.core.errors import DataSourceError, MechbenchError
+from mechbench.core.errors import DataSourceError, MechbenchError, UsageError
 from mechbench.harness.commands import (
     CommandGroups,
     ExecutorOption,
@@ -143,12 +143,12 @@ def generate_sphyr_command(
     ] = None,
     subjects: Annotated[str, typer.Option(help="Comma list of subjects, or all.")] = "all",
     version: Annotated[
-        str,
+        str | None,
         typer.Option(
-            help="v2 (10x10) or v2-20 (20x20), drawn as upstream's v2 with each record's load_direction (what "
-            "'eval sphyr' reads by default); v1 for mechbench's v1-style set (pass -T version=v1 to eval it)."
+            help="v2 (10x10, the default) or v2-20 (20x20), drawn as upstream's v2 with each record's load_direction "
+            "(what 'eval sphyr' reads by default); v1 for mechbench's v1-style set (pass -T version=v1 to eval it)."
         ),
-    ] = DEFAULT_VERSION,
+    ] = None,
     like: Annotated[
         str | None,
         typer.Option(
@@ -177,16 +177,19 @@ def generate_sphyr_command(
     from mechbench.benchmarks.sphyr.generated_set import write_sphyr
     from mechbench.benchmarks.sphyr.release import RELEASE_ITEMS, release_seed
 
-    choice("--version", version, VERSIONS)
-    if release is not None and like is None:
-        fail("--release needs --like v2 or --like v2-20 (a release is drawn like a published set)")
+    if version is not None:
+        choice("--version", version, VERSIONS)
+    if (release is not None or against is not None) and like is None:
+        fail("--release and --against need --like v2 or --like v2-20 (they make a set drawn like a published one)")
     if like is not None:
         choice("--like", like, ("v2", "v2-20"))
         if subjects != "all" or size is not None:
             fail("--like writes all 16 subjects at the published size: drop --subjects and --size")
-        if release is not None and seed is not None:
-            fail("--release fixes the seed from its name: drop --seed")
-        version = like
+        if version is not None and version != like:
+            fail(f"--like {like} draws {like} grids: drop --version {version}")
+        if release is not None and (seed is not None or n is not None):
+            fail("a release is 100 items per subject from the seed its name gives: drop --seed and --n")
+    version = like or version or DEFAULT_VERSION
     if size is not None and version != "v1":
         fail(f"--size applies to --version v1 only ({version} grids are {GRID_SIZES[version]}x{GRID_SIZES[version]})")
     try:
@@ -225,13 +228,15 @@ def generate_sphyr_command(
 
 
 def _published_for(like: str, against: str | None, release: str | None) -> tuple[dict | None, list[dict] | None]:
-    """(what the set was kept away from, its items) for --against; official data that cannot be had is said in one
-    warning line and the set is written unchecked (release.json says so)."""
+    """(what the set was kept away from, its items) for --against. Without a release, official data that cannot be
+    had is one warning line and the set is written unchecked (release.json says so); a release refuses."""
     from mechbench.benchmarks.sphyr.dataset import subject_file
     from mechbench.benchmarks.sphyr.generate import subject_kinds
     from mechbench.benchmarks.sphyr.release import published_items
 
     if against == "none":
+        if release:
+            raise UsageError("a release is drawn away from the published items: drop --against none (or use --seed)")
         return None, None
     easy = [subject for subject, _, level in subject_kinds() if level == "easy"]
     if against is None or against == "official":
@@ -253,6 +258,12 @@ def _published_for(like: str, against: str | None, release: str | None) -> tuple
             raise DataSourceError(f"--against {folder}: no easy-subject <subject>.jsonl files there")
         source = str(folder)
     items = published_items(paths)
+    sizes = {len(item["layout"]) for item in items}
+    if sizes != {GRID_SIZES[like]}:  # type: ignore[index]
+        raise DataSourceError(
+            f"--against {source}: grids of {sorted(sizes)} cells a side, but a {like} set is "
+            f"{GRID_SIZES[like]}×{GRID_SIZES[like]}: nothing would be kept away"  # type: ignore[index]
+        )
     digest = hashlib.sha256(json.dumps([item["easy"] for item in items]).encode()).hexdigest()
     return {"source": source, "items": len(items), "sha256": digest}, items
 
@@ -273,15 +284,32 @@ def calibrate_sphyr_command(
     ] = None,
     output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the Markdown report here.")] = None,
     json_output: Annotated[Path | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
+    update_card: Annotated[
+        bool,
+        typer.Option(
+            "--update-card",
+            help="Write the report into the release's dataset card (hf/README.md), after checking every file "
+            "against release.json.",
+        ),
+    ] = False,
 ) -> None:
-    """Feature-by-feature tests and a panel of solvers of graded skill on a fresh set and the published one."""
-    from mechbench.benchmarks.sphyr.calibrate import calibrate, markdown, read_set, subject_paths
+    """Feature-by-feature tests and a panel of solvers of graded skill on a fresh set and the published one.
+    Exits 1 when a difference is detected."""
+    from mechbench.benchmarks.sphyr.calibrate import (
+        MIN_ITEMS,
+        calibrate,
+        check_sizes,
+        markdown,
+        read_set,
+        subject_paths,
+        verdict,
+    )
     from mechbench.benchmarks.sphyr.dataset import subject_file
     from mechbench.benchmarks.sphyr.generate import subject_kinds
 
     choice("--like", like, ("v2", "v2-20"))
-    if items is not None and items < 4:
-        fail("--items must be at least 4 (two halves for retrieval, and an interval)")
+    if items is not None and items < MIN_ITEMS:
+        fail(f"--items must be at least {MIN_ITEMS} (two halves for retrieval, and an interval)")
     try:
         fresh_set = read_set(subject_paths(fresh), f"fresh set {fresh}", items)
         if published is None:
@@ -290,14 +318,16 @@ def calibrate_sphyr_command(
         else:
             paths, name = subject_paths(Path(published)), f"published {like} set {published}"
         published_set = read_set(paths, name, items)
-        if items is None and fresh_set.items != published_set.items:
-            common = min(fresh_set.items, published_set.items)
-            fresh_set, published_set = fresh_set.first(common), published_set.first(common)
+        for one in (fresh_set, published_set):
+            check_sizes(one, GRID_SIZES[like])  # type: ignore[index]
         report = calibrate(fresh_set, published_set)
+        if update_card:
+            from mechbench.benchmarks.sphyr.release import update_card as write_card
+
+            write_card(fresh, markdown(report))
     except MechbenchError as error:
         fail(str(error))
     text = markdown(report)
-    _card_of_release(fresh, text)
     for path, content in ((output, text), (json_output, json.dumps(report, indent=1))):
         if path is not None:
             try:
@@ -306,15 +336,6 @@ def calibrate_sphyr_command(
                 fail(f"cannot write {path}: {error.strerror or error}")
     if output is None:
         typer.echo(text)
-    typer.echo(f"{'equivalent' if report['equivalent'] else 'NOT shown equivalent'}: {name} against {fresh}", err=True)
-
-
-def _card_of_release(folder: Path, equivalence: str) -> None:
-    """A release's dataset card gets the equivalence figures (its files and digests are unchanged)."""
-    from mechbench.benchmarks.sphyr.release import MANIFEST, write_hf_folder
-
-    if (folder / MANIFEST).is_file():
-        try:
-            write_hf_folder(folder, json.loads((folder / MANIFEST).read_text()), equivalence)
-        except (OSError, ValueError, KeyError) as error:
-            typer.echo(f"warning: the dataset card in {folder / 'hf'} was not updated ({error})", err=True)
+    typer.echo(f"{fresh} against {name}: {verdict(report)}", err=True)
+    if not report["no_difference_detected"]:
+        raise typer.Exit(1)

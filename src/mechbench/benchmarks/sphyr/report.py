@@ -31,8 +31,8 @@ def _replayed(meta: Mapping[str, Any]) -> bool:
 def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
     """The settings that make two runs comparable (the subject is not one: subjects pool into one row)."""
     parts = [str(meta.get("version") or "v1")]
-    if meta.get("data_set") and not _replayed(meta):  # logs from before it was recorded: not split by it
-        parts.append(str(meta["data_set"]))
+    if not _replayed(meta):
+        parts.append(str(meta.get("data_set") or _data_set_of_old_log(args)))
     parts.append(f"{meta.get('prompt_style', 'default')} prompt")
     parts += [f"{k} {meta[k]}" for k in ("few_shot", "rotation", "feedback_rounds") if meta.get(k)]
     if meta.get("setting") == "tools":
@@ -41,6 +41,14 @@ def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
         parts.append("published samples replayed")
     parts.append(_load_label(meta))
     return ", ".join(parts) + f", reference {meta.get('reference', 'published')}"
+
+
+def _data_set_of_old_log(args: Mapping[str, Any]) -> str:
+    """The set a log from before ``data_set`` was recorded read, from its task argument (as the task names it)."""
+    data = args.get("data")
+    if data in (None, "", "None"):
+        return "published data"
+    return "bundled set" if data == "bundled" else f"data {str(data).rstrip('/').rsplit('/', 1)[-1]}"
 
 
 def _load_label(meta: Mapping[str, Any]) -> str:

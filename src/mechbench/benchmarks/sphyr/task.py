@@ -22,7 +22,7 @@ from mechbench.benchmarks.sphyr.load_direction import LoadDirection
 from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import Reference
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, PromptStyle, WordingName, upstream_wording
-from mechbench.benchmarks.sphyr.release import data_label
+from mechbench.benchmarks.sphyr.release import data_label, drawn_like
 from mechbench.benchmarks.sphyr.replay import REPLAY_PREFIX, published_samples, results_files
 from mechbench.benchmarks.sphyr.tools import sphyr_tool_solver
 from mechbench.benchmarks.sphyr.versions import DEFAULT_VERSION, PROMPT_TEMPLATES_PATH, check_version, upstream_file
@@ -117,6 +117,9 @@ def sphyr(
     else:
         source = sphyr_data.open_sphyr(data, version, revision)
         paths = {s: sphyr_data.subject_file(s, source, version=version) for s in subjects}
+        like = drawn_like(paths) if data not in (None, "bundled") else None
+        if like is not None and like != version:
+            raise UsageError(f"-T data={data} is a set drawn like {like}: pass -T version={like}")
         pools = {s: sphyr_data.read_records(path) for s, path in paths.items()}
         if data is None:
             for s, pool in pools.items():
