@@ -1,6 +1,6 @@
 """Time to generate a whole SPhyR release (``mechbench generate sphyr --like v2|v2-20``, 16 subjects × N items).
 
-    python benchmarks/sphyr_release.py [--n 100] [--against DIR_V2 DIR_V2_20]
+    python benchmarks/sphyr_release.py --against DIR_V2 DIR_V2_20   # local copies of the official files
 
 In one run on this machine: each set with 1 and 2 worker processes, and with 2 beside a CPU-bound process; the peer
 is the same command on one worker (the speed-up is the ratio). Every run of a set must write the same bytes (its
@@ -20,12 +20,12 @@ from pathlib import Path
 from results_io import publish
 
 
-def _generate(like: str, n: int, workers: int, against: str, hog: bool) -> tuple[float, str]:
+def _generate(like: str, workers: int, against: str, hog: bool) -> tuple[float, str]:
     beside = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if hog else None
     try:
         with tempfile.TemporaryDirectory() as out:
             command = [sys.executable, "-m", "mechbench", "generate", "sphyr", "--like", like, "--release", "2026-12",
-                       "--n", str(n), "--against", against, "--workers", str(workers), "-o", out]  # fmt: skip
+                       "--against", against, "--workers", str(workers), "-o", out]  # fmt: skip
             start = time.perf_counter()
             subprocess.run(command, check=True, capture_output=True)
             seconds = time.perf_counter() - start
@@ -38,20 +38,19 @@ def _generate(like: str, n: int, workers: int, against: str, hog: bool) -> tuple
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=100)
-    parser.add_argument("--against", nargs=2, default=["none", "none"], metavar=("V2", "V2_20"))
+    parser.add_argument("--against", nargs=2, default=["official", "official"], metavar=("V2", "V2_20"))
     args = parser.parse_args()
     rows = []
     for like, against in zip(("v2", "v2-20"), args.against, strict=True):
         digests = set()
         for label, workers, hog in (("1 worker", 1, False), ("2 workers", 2, False), ("2 workers, CPU hog", 2, True)):
-            seconds, digest = _generate(like, args.n, workers, against, hog)
+            seconds, digest = _generate(like, workers, against, hog)
             digests.add(digest)
-            rows.append({"set": like, "case": label, "items": args.n, "seconds": seconds, "sha256": digest})
+            rows.append({"set": like, "case": label, "items": 100, "seconds": seconds, "sha256": digest})
         if len(digests) != 1:
             raise SystemExit(f"{like}: the runs wrote different bytes: {sorted(digests)}")
     single = {r["set"]: r["seconds"] for r in rows if r["case"] == "1 worker"}
-    lines = [f"SPhyR release generation, 16 subjects × {args.n} items (same bytes in every run)", ""]
+    lines = ["SPhyR release generation, 16 subjects × 100 items (same bytes in every run)", ""]
     lines += ["| set | case | seconds | speed-up over 1 worker |", "|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['set']} | {r['case']} | {r['seconds']:.1f} | {single[r['set']] / r['seconds']:.2f}× |")
