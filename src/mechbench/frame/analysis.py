@@ -192,7 +192,8 @@ def _assemble(stack: _Stack, supports: _Supports, count: int, size: int) -> tupl
 def _solve_stack(K: np.ndarray, F: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Displacements and a stability flag per system of the stack."""
     size = K.shape[1]
-    scale = 1.0 / np.sqrt(np.einsum("bii->bi", K))
+    with np.errstate(invalid="ignore", divide="ignore"):  # a degenerate member: NaN here, flagged unstable below
+        scale = 1.0 / np.sqrt(np.einsum("bii->bi", K))
     S = K * scale[:, :, None] * scale[:, None, :]
     probe = _probe(size)
     rhs = np.stack([F * scale, np.broadcast_to(probe, F.shape)], axis=2)

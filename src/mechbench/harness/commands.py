@@ -107,3 +107,24 @@ def read_json(path: Path, what: str) -> Any:
         fail(f"{what} {path} is not valid JSON: {error.msg} at line {error.lineno}, column {error.colno}")
     except safejson.JSONNestingError:
         fail(f"{what} {path} nests too deeply to be read")
+
+
+def emit_calibration(report: dict[str, Any], output: Path | None, json_output: Path | None) -> None:
+    """Print or write a ``calibrate`` report (Markdown, and JSON on request), then its verdict in one line on
+    stderr; exit 1 when a difference was detected."""
+    import json
+
+    from mechbench.harness.calibration import markdown, verdict
+
+    text = markdown(report)
+    for path, content in ((output, text), (json_output, json.dumps(report, indent=1))):
+        if path is not None:
+            try:
+                path.write_text(content)
+            except OSError as error:
+                fail(f"cannot write {path}: {error.strerror or error}")
+    if output is None:
+        typer.echo(text)
+    typer.echo(f"{report['fresh']['name']} against {report['published']['name']}: {verdict(report)}", err=True)
+    if not report["no_difference_detected"]:
+        raise typer.Exit(1)

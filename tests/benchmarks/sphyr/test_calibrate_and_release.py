@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from mechbench.benchmarks.sphyr.calibrate import PANEL, calibrate, holm, read_set, subject_paths
+from mechbench.benchmarks.sphyr.calibrate import PANEL, calibrate, read_set, subject_paths
 from mechbench.benchmarks.sphyr.generate_v2 import near, published_item
 from mechbench.benchmarks.sphyr.release import release_seed
+from mechbench.harness.calibration import holm
 
 ITEMS = 20
 """Items compared per set: the published records every CI copy holds (0-19 of each subject)."""

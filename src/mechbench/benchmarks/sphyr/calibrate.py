@@ -24,7 +24,6 @@ position (every subject of a published or generated set masks the same layouts).
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,18 +40,13 @@ from mechbench.benchmarks.sphyr.scoring import score_grid
 from mechbench.benchmarks.sphyr.versions import GENERATION_VOLUME_FRACTION
 from mechbench.core.errors import DataSourceError
 from mechbench.core.limits import MAX_RECORDS_PER_FILE, check_count
+from mechbench.harness import calibration
+from mechbench.harness.calibration import MIN_ITEMS
 from mechbench.sources.files import read_data_text
 from mechbench.topopt.recipe import SCORING_PENALTY
 from mechbench.topopt.reference import Assembly, ReferenceProblem, binarise, simp
 
 Grid = list[list[str]]
-SIGNIFICANCE = 0.01
-"""Family-wise level of the feature tests (after Holm's correction)."""
-CONFIDENCE = 0.95
-"""Two-sided level of the panel's intervals."""
-PERMUTATIONS = 4999
-"""Resamples of each feature's permutation test (seeded: the same sets give the same p-values)."""
-MIN_ITEMS = 4
 PLANTED_RATES = (0.05, 0.2)
 OPTIMISER_ITERATIONS = (1, 3, 10)
 PANEL = (
@@ -203,86 +197,9 @@ def feature_table(sphyr: SphyrSet) -> dict[str, list[float | str]]:
     return table
 
 
-def cliffs_delta(a: list[float], b: list[float]) -> float:
-    """P(a > b) − P(a < b) over all pairs: 0 when neither set tends higher."""
-    x, y = np.asarray(a)[:, None], np.asarray(b)[None, :]
-    return float((x > y).mean() - (x < y).mean())
-
-
-def compare(a: list[float | str], b: list[float | str]) -> dict[str, Any]:
-    """The two-sample permutation test of one feature: its statistic, p-value and effect size (``varies`` False
-    when the feature takes one value in both sets: it then cannot differ and is left out of the correction)."""
-    from scipy import stats
-
-    rng = np.random.default_rng(0)
-    if isinstance(a[0], str):
-        categories = sorted({*map(str, a), *map(str, b)})
-        codes = {k: i for i, k in enumerate(categories)}
-        x, y = np.array([codes[str(v)] for v in a]), np.array([codes[str(v)] for v in b])
-        row = {"test": "permutation, chi-square", "effect_name": "Cramér's V", "varies": len(categories) > 1}
-        if not row["varies"]:
-            return {**row, "statistic": 0.0, "p": 1.0, "effect": 0.0}
-
-        def chi2(u: np.ndarray, v: np.ndarray) -> float:
-            counts = np.array([np.bincount(u, minlength=len(categories)), np.bincount(v, minlength=len(categories))])
-            expected = np.outer(counts.sum(axis=1), counts.sum(axis=0)) / counts.sum()
-            used = expected > 0
-            return float(((counts[used] - expected[used]) ** 2 / expected[used]).sum())
-
-        found = stats.permutation_test(
-            (x, y), chi2, n_resamples=PERMUTATIONS, alternative="greater", vectorized=False, rng=rng
-        )
-        statistic = float(found.statistic)
-        effect = math.sqrt(statistic / (len(x) + len(y))) if len(x) + len(y) else 0.0
-        return {**row, "statistic": statistic, "p": float(found.pvalue), "effect": effect}
-    x, y = np.array([float(v) for v in a]), np.array([float(v) for v in b])
-    row = {"test": "permutation, difference of means", "effect_name": "Cliff's delta"}
-    if len(set(x.tolist()) | set(y.tolist())) == 1:
-        return {**row, "statistic": 0.0, "p": 1.0, "effect": 0.0, "varies": False}
-    found = stats.permutation_test(
-        (x, y),
-        lambda u, v, axis=-1: np.mean(u, axis=axis) - np.mean(v, axis=axis),
-        n_resamples=PERMUTATIONS,
-        vectorized=True,
-        rng=rng,
-    )
-    return {**row, "statistic": float(found.statistic), "p": float(found.pvalue), "effect": cliffs_delta(x, y),
-            "varies": True}  # fmt: skip
-
-
-def holm(p_values: list[float]) -> list[float]:
-    """Holm's step-down adjustment: each p-value as it must be read against the family-wise level."""
-    order = sorted(range(len(p_values)), key=lambda i: p_values[i])
-    adjusted = [0.0] * len(p_values)
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(p_values) - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted
-
-
 def feature_rows(fresh: SphyrSet, published: SphyrSet) -> list[dict[str, Any]]:
-    """Every feature compared between the sets, with Holm-adjusted p-values."""
-    a, b = feature_table(fresh), feature_table(published)
-    rows = []
-    for name in a:
-        row = {"feature": name, **compare(a[name], b[name])}
-        numeric = not isinstance(a[name][0], str)
-        row["fresh"] = float(np.mean(a[name])) if numeric else _shares(a[name])
-        row["published"] = float(np.mean(b[name])) if numeric else _shares(b[name])
-        rows.append(row)
-    varying = [r for r in rows if r["varies"]]
-    for row, adjusted in zip(varying, holm([r["p"] for r in varying]), strict=True):
-        row["p_holm"] = adjusted
-    for row in rows:
-        row.setdefault("p_holm", 1.0)
-        row["differs"] = row["p_holm"] < SIGNIFICANCE
-    return rows
-
-
-def _shares(values: list[float | str]) -> str:
-    keys = sorted({str(v) for v in values})
-    return ", ".join(f"{k} {sum(str(v) == k for v in values) / len(values):.0%}" for k in keys)
+    """Every feature compared between the sets (:func:`mechbench.harness.calibration.feature_rows`)."""
+    return calibration.feature_rows(feature_table(fresh), feature_table(published))
 
 
 # --- the panel ---------------------------------------------------------------------------------------------------
@@ -391,36 +308,12 @@ def _memo(sphyr: SphyrSet, index: int) -> Callable[[], tuple[float, float]]:
     return direction
 
 
-def interval(values: list[float]) -> tuple[float, float, float]:
-    """(mean, its standard error, its degrees of freedom) over items."""
-    n = len(values)
-    mean = float(np.mean(values)) if n else 0.0
-    error = float(np.std(values, ddof=1)) / math.sqrt(n) if n > 1 else 0.0
-    return mean, error, float(max(n - 1, 1))
-
-
-def half_width(error: float, freedom: float) -> float:
-    """Half-width of the two-sided :data:`CONFIDENCE` interval (Student's t)."""
-    from scipy import stats
-
-    return float(stats.t.ppf(0.5 + CONFIDENCE / 2, freedom)) * error
-
-
 def panel_rows(fresh: SphyrSet, published: SphyrSet, solvers: tuple[str, ...] = PANEL) -> list[dict[str, Any]]:
-    """Each solver on both sets: means with intervals, the difference with its Welch interval, and whether that
-    interval holds 0."""
+    """Each solver on both sets (:func:`mechbench.harness.calibration.panel_rows`), retrieval searching the same
+    number of items on both."""
     library = min(fresh.items, published.items) // 2
     a, b = panel_scores(fresh, solvers, library=library), panel_scores(published, solvers, library=library)
-    rows = []
-    for solver in solvers:
-        (ma, ea, fa), (mb, eb, fb) = interval(a[solver]), interval(b[solver])
-        error = math.hypot(ea, eb)
-        freedom = error**4 / (ea**4 / fa + eb**4 / fb) if ea > 0 or eb > 0 else 1.0  # Welch–Satterthwaite
-        half = half_width(error, freedom)
-        rows.append({"solver": solver, "fresh": ma, "fresh_half_width": half_width(ea, fa), "published": mb,
-                     "published_half_width": half_width(eb, fb), "difference": ma - mb,
-                     "difference_half_width": half, "agrees": abs(ma - mb) <= half})  # fmt: skip
-    return rows
+    return calibration.panel_rows(a, b)
 
 
 def calibrate(fresh: SphyrSet, published: SphyrSet, solvers: tuple[str, ...] = PANEL) -> dict[str, Any]:
@@ -431,63 +324,5 @@ def calibrate(fresh: SphyrSet, published: SphyrSet, solvers: tuple[str, ...] = P
     fresh, published = fresh.first(count), published.first(count)
     features = feature_rows(fresh, published)
     panel = panel_rows(fresh, published, solvers)
-    return {
-        "fresh": {"name": fresh.name, "items": fresh.items},
-        "published": {"name": published.name, "items": published.items},
-        "significance": SIGNIFICANCE,
-        "confidence": CONFIDENCE,
-        "features": features,
-        "panel": panel,
-        "no_difference_detected": not any(r["differs"] for r in features) and all(r["agrees"] for r in panel),
-    }
-
-
-def verdict(report: dict[str, Any]) -> str:
-    """One line: no difference detected at N items, or what differs."""
-    items = report["fresh"]["items"]
-    if report["no_difference_detected"]:
-        return f"no difference detected at {items} items (not a proof of equivalence: see each interval)"
-    differing = [r["feature"] for r in report["features"] if r["differs"]]
-    disagreeing = [r["solver"] for r in report["panel"] if not r["agrees"]]
-    return f"differs at {items} items: " + "; ".join(
-        part for part in (", ".join(differing), ", ".join(disagreeing)) if part
-    )
-
-
-def markdown(report: dict[str, Any]) -> str:
-    """The report as two Markdown tables and a verdict."""
-    fresh, published = report["fresh"], report["published"]
-    lines = [
-        f"# Calibration: {fresh['name']} ({fresh['items']} items) against {published['name']} "
-        f"({published['items']} items)",
-        "",
-        f"Feature tests (two-sample permutation tests, Holm-corrected across the "
-        f"{sum(r['varies'] for r in report['features'])} features that vary; a feature differs below "
-        f"p = {report['significance']}):",
-        "",
-        "| feature | fresh | published | test | p | p (Holm) | effect |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for row in report["features"]:
-        values = [row["fresh"], row["published"]]
-        shown = [f"{v:.3g}" if isinstance(v, float) else v for v in values]
-        holm_p = f"{row['p_holm']:.3g}{' **differs**' if row['differs'] else ''}" if row["varies"] else "constant"
-        lines.append(
-            f"| {row['feature']} | {shown[0]} | {shown[1]} | {row['test']} | {row['p']:.3g} | {holm_p} | "
-            f"{row['effect_name']} {row['effect']:+.2f} |"
-        )
-    lines += [
-        "",
-        "Panel of solvers (mean normalised score over items, 95 % t intervals; agreement: the difference's Welch "
-        "interval holds 0, so a difference smaller than its half-width cannot be seen at this many items):",
-        "",
-        "| solver | fresh | published | difference | agrees |",
-        "|---|---|---|---|---|",
-    ]
-    for row in report["panel"]:
-        lines.append(
-            f"| {row['solver']} | {row['fresh']:.3f} ± {row['fresh_half_width']:.3f} | {row['published']:.3f} ± "
-            f"{row['published_half_width']:.3f} | {row['difference']:+.3f} ± {row['difference_half_width']:.3f} | "
-            f"{'yes' if row['agrees'] else '**no**'} |"
-        )
-    return "\n".join([*lines, "", f"Verdict: {verdict(report)}.", ""])
+    return {**calibration.report((fresh.name, published.name), (count, count), features, panel),
+            "score": "mean normalised score"}  # fmt: skip

@@ -17,6 +17,7 @@ from mechbench.harness.commands import (
     RayAddressOption,
     WorkersOption,
     choice,
+    emit_calibration,
     executor_args,
     fail,
     generation_target,
@@ -295,17 +296,10 @@ def calibrate_sphyr_command(
 ) -> None:
     """Feature-by-feature tests and a panel of solvers of graded skill on a fresh set and the published one.
     Exits 1 when a difference is detected."""
-    from mechbench.benchmarks.sphyr.calibrate import (
-        MIN_ITEMS,
-        calibrate,
-        check_sizes,
-        markdown,
-        read_set,
-        subject_paths,
-        verdict,
-    )
+    from mechbench.benchmarks.sphyr.calibrate import calibrate, check_sizes, read_set, subject_paths
     from mechbench.benchmarks.sphyr.dataset import subject_file
     from mechbench.benchmarks.sphyr.generate import subject_kinds
+    from mechbench.harness.calibration import MIN_ITEMS, markdown
 
     choice("--like", like, ("v2", "v2-20"))
     if items is not None and items < MIN_ITEMS:
@@ -327,15 +321,4 @@ def calibrate_sphyr_command(
             write_card(fresh, markdown(report))
     except MechbenchError as error:
         fail(str(error))
-    text = markdown(report)
-    for path, content in ((output, text), (json_output, json.dumps(report, indent=1))):
-        if path is not None:
-            try:
-                path.write_text(content)
-            except OSError as error:
-                fail(f"cannot write {path}: {error.strerror or error}")
-    if output is None:
-        typer.echo(text)
-    typer.echo(f"{fresh} against {name}: {verdict(report)}", err=True)
-    if not report["no_difference_detected"]:
-        raise typer.Exit(1)
+    emit_calibration(report, output, json_output)

@@ -1,4 +1,4 @@
-"""StructuralEval's commands: ``mechbench score structural`` and ``mechbench generate structural``."""
+"""StructuralEval's commands: ``mechbench score structural``, ``generate structural`` and ``calibrate structural``."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from mechbench.harness.commands import (
     RayAddressOption,
     WorkersOption,
     choice,
+    emit_calibration,
     executor_args,
     fail,
     generation_target,
@@ -26,6 +27,7 @@ def register(groups: CommandGroups) -> None:
     """Add StructuralEval's commands to the command line."""
     groups.score.command("structural")(score_structural)
     groups.generate.command("structural")(generate_structural)
+    groups.calibrate.command("structural")(calibrate_structural)
 
 
 def score_structural(
@@ -87,3 +89,26 @@ def generate_structural(
     except MechbenchError as error:
         fail(str(error))
     typer.echo(f"wrote {len(ids)} tasks to {output / 'data'}")
+
+
+def calibrate_structural(
+    fresh: Annotated[Path, typer.Option("--set", help="The fresh set: a folder in the StructuralEval layout.")],
+    published: Annotated[
+        str | None, typer.Option(help="The published set: a folder in its layout (default: the official one).")
+    ] = None,
+    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the Markdown report here.")] = None,
+    json_output: Annotated[Path | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
+) -> None:
+    """Feature-by-feature tests and planted-mistake models on a fresh set and the published one. Exits 1 when a
+    difference is detected."""
+    from mechbench.benchmarks.structural_eval.calibrate import calibrate
+    from mechbench.benchmarks.structural_eval.dataset import load_tasks
+
+    try:
+        fresh_tasks = load_tasks(fresh)
+        published_tasks = load_tasks(published)
+        name = f"published set {published}" if published else "the official set"
+        report = calibrate(fresh_tasks, published_tasks, (f"fresh set {fresh}", name))
+    except MechbenchError as error:
+        fail(str(error))
+    emit_calibration(report, output, json_output)

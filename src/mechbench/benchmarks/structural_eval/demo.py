@@ -52,6 +52,12 @@ def _mistakes(model: dict, step: str) -> Iterator[dict]:
             yield answer
 
 
+def first_mistake(model: dict, step: str) -> dict | None:
+    """The truth with the first mistake of the kind ``step`` detects, seen by the physics or not (None when the
+    model has nothing of that kind to get wrong)."""
+    return next(_mistakes(model, step), None)
+
+
 def planted_mistake(task: StructuralTask, step: str) -> dict | None:
     """The truth with one mistake that the solver sees and that lands on ladder ``step`` (checked), or None.
 
