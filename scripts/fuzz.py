@@ -700,8 +700,9 @@ def bounded_work(case: tuple[str, int]) -> object:
             truth[0][size // 2], truth[-1][0], truth[-1][-1] = "L", "S", "S"
             masked = [["V" if (r * size + c) % 4 == 0 and t in "01" else t for c, t in enumerate(row)]
                       for r, row in enumerate(truth)]  # fmt: skip
+            reference = "best" if size % 2 else "published"  # both optimisers' loops must check the budget
             judge = "the physics judge"
-            result = within_budget(WORK_BUDGET, judge, physics_score, masked, truth, truth, "down", "best")
+            result = within_budget(WORK_BUDGET, judge, physics_score, masked, truth, truth, "down", reference)
     except BudgetExceededError as error:
         result = error
     elapsed = time.perf_counter() - started

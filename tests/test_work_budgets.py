@@ -4,6 +4,7 @@ stop themselves (the thread ends, no core stays busy), and a tool call that hits
 from __future__ import annotations
 
 import json
+import math
 import threading
 import time
 from pathlib import Path
@@ -147,3 +148,37 @@ def test_a_results_file_asking_the_judge_for_too_many_cells_is_refused_before_an
         rescore(records, physics=True)
     assert time.monotonic() - started < 5
     assert rescore(records[:2])["totals"]["evaluated_samples"] == 2  # without the physics the file is read
+
+
+@pytest.mark.slow
+def test_a_judge_past_its_budget_between_feedback_rounds_leaves_the_sample_unscored(tmp_path: Path, monkeypatch):
+    """Not a sample error retried three times with its model calls paid again: unscored, with the reason."""
+    from inspect_ai import eval as inspect_eval
+
+    from mechbench.benchmarks.sphyr import judge
+    from mechbench.tasks import sphyr
+
+    monkeypatch.setattr(judge, "JUDGE_BUDGET_S", 0.0)
+    (log,) = inspect_eval(
+        sphyr(data="bundled", subject="full_easy", feedback_rounds=1),
+        model="mechbench/empty",
+        log_dir=str(tmp_path / "logs"),
+        limit=1,
+        display="none",
+    )
+    assert log.status == "success" and not log.samples[0].error
+    score = log.samples[0].scores["sphyr_scorer"]
+    assert "failed between rounds: round 0: the physics judge ran past its 0 s budget" in score.explanation
+    assert isinstance(score.value, float) and math.isnan(score.value)  # unscored: out of every metric
+
+
+def test_a_record_past_the_judges_budget_is_left_unscored_and_the_rescore_goes_on(monkeypatch) -> None:
+    from mechbench.benchmarks.sphyr import rescore as rescoring
+
+    masked, truth = _judge_problem(8)
+    reply = "\n".join(" ".join(row) for row in truth)
+    records = [{"index": i, "input_grid": masked, "ground_truth": truth, "completion": reply} for i in range(2)]
+    monkeypatch.setattr(rescoring, "JUDGE_BUDGET_S", 0.0)
+    report = rescoring.rescore(records, physics=True, executor="local", workers=1)
+    assert all("physics judge ran past" in row["physics_unscored"] for row in report["records"])
+    assert report["totals"]["physics_unscored_samples"] == 2 and report["totals"]["total_exact_match"] == 2

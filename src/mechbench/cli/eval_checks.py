@@ -7,7 +7,9 @@ mechbench's own command.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import errno
 import importlib.util
 import os
 import re
@@ -233,15 +235,24 @@ def check_log_dir(folder: Path) -> None:
         raise UsageError(f"--log-dir {folder}: cannot create the folder ({error.strerror or error})") from None
     if not os.access(folder, os.W_OK | os.X_OK):
         raise UsageError(f"--log-dir {folder}: the folder is not writable")
-    probe = folder / f".mechbench-write-check-{os.getpid()}"
+    import tempfile
+
+    probe = None
     try:  # a read-only file system or a full disk only shows when something is written (root passes os.access)
-        descriptor = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        descriptor, probe = tempfile.mkstemp(dir=folder, prefix=".mechbench-write-check-")
         try:
-            os.write(descriptor, bytes(LOG_WRITE_CHECK_BYTES))
+            data = memoryview(bytes(LOG_WRITE_CHECK_BYTES))
+            while data:  # a nearly full disk writes short before it refuses
+                written = os.write(descriptor, data)
+                if written <= 0:
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                data = data[written:]
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
     except OSError as error:
         raise UsageError(f"--log-dir {folder}: cannot write there ({error.strerror or error})") from None
     finally:
-        probe.unlink(missing_ok=True)
+        if probe is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(probe)

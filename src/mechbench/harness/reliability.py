@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 from inspect_ai.log import transcript
@@ -27,6 +27,8 @@ from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from mechbench.core.budget import BudgetExceededError
+
+T = TypeVar("T")
 
 MAX_RETRIES = 8
 """Retries of one model call (Inspect back-off starts at 3 s and doubles: about 13 minutes of waiting in all)."""
@@ -143,6 +145,14 @@ def judge_limiter() -> anyio.CapacityLimiter:
     if _JUDGE_LIMITER is None:
         _JUDGE_LIMITER = anyio.CapacityLimiter(max(1, os.cpu_count() or 1))
     return _JUDGE_LIMITER
+
+
+async def in_judge_thread(fn: Callable[[], T], timeout: float) -> T:
+    """``fn()`` in a worker thread once a judge slot (one per core) is free, abandoned past ``timeout`` seconds
+    counted from then: time spent waiting for a slot behind other samples' judges is never charged to this one."""
+    async with judge_limiter():
+        with anyio.fail_after(timeout):
+            return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
 
 
 INSTRUMENT_FAILURE = "instrument_failure"

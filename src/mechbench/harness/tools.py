@@ -17,7 +17,6 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
-import anyio
 from inspect_ai.model import ChatMessageTool, ChatMessageUser, Model, execute_tools, get_model
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import TaskState
@@ -25,7 +24,7 @@ from inspect_ai.tool import Tool, ToolCall, ToolCallError, ToolDef, ToolError, T
 from inspect_ai.util import store
 
 from mechbench.core.budget import within_budget
-from mechbench.harness.reliability import instrument_error, judge_limiter, model_generate_checked
+from mechbench.harness.reliability import in_judge_thread, instrument_error, model_generate_checked
 
 T = TypeVar("T")
 
@@ -46,7 +45,8 @@ TOOL_WORK_BUDGET = 30.0
 """Seconds the work of one tool call may take: the work checks it and stops itself (a 20×20 analysis or a drawing
 at the drawing limits takes a few seconds)."""
 TOOL_TIMEOUT = 60.0
-"""Seconds one tool call may take before it is abandoned: a backstop behind :data:`TOOL_WORK_BUDGET`."""
+"""Seconds one tool call's work may take, from the moment a worker slot is free, before it is abandoned: a backstop
+behind :data:`TOOL_WORK_BUDGET`."""
 
 
 def spend(name: str, budget: int, argument: str) -> None:
@@ -61,12 +61,11 @@ def spend(name: str, budget: int, argument: str) -> None:
 
 
 async def guarded(name: str, work: Callable[[], Awaitable[T]]) -> T:
-    """Run one tool's work within :data:`TOOL_TIMEOUT`; a failure of mechbench's own instrument (anything but a
-    :class:`ToolError` about the input) reaches the model as a tool error that says so, the call is given back
-    to its budget, and the sample goes on."""
+    """Run one tool's work; a failure of mechbench's own instrument (anything but a :class:`ToolError` about the
+    input) reaches the model as a tool error that says so, the call is given back to its budget, and the sample
+    goes on."""
     try:
-        with anyio.fail_after(TOOL_TIMEOUT):
-            return await work()
+        return await work()
     except ToolError:
         raise
     except Exception as error:
@@ -80,7 +79,7 @@ async def in_worker(name: str, fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)`` for tool ``name`` in a worker thread (one per core), inside :data:`TOOL_WORK_BUDGET` and
     :func:`guarded`: work past its budget stops and reaches the model as mechbench's own failure."""
     work = functools.partial(within_budget, TOOL_WORK_BUDGET, f"the {name} work", fn, *args)
-    return await guarded(name, lambda: anyio.to_thread.run_sync(work, limiter=judge_limiter(), abandon_on_cancel=True))
+    return await guarded(name, lambda: in_judge_thread(work, TOOL_TIMEOUT))
 
 
 @tool(name=SUBMIT)

@@ -42,27 +42,33 @@ FILE_SYSTEM_ERRNOS = frozenset(
 
 
 def find_file_system_error(error: BaseException | None, depth: int = 0) -> OSError | None:
-    """The first file-system failure (:data:`FILE_SYSTEM_ERRNOS`) inside ``error``, its groups or its causes."""
+    """The first file-system failure (:data:`FILE_SYSTEM_ERRNOS`) that names its file, inside ``error``, its
+    groups or its explicit causes (an error handled on the way, its implicit context, is not taken for the cause)."""
     if error is None or depth > 20:
         return None
-    if isinstance(error, OSError) and error.errno in FILE_SYSTEM_ERRNOS:
+    if isinstance(error, OSError) and error.errno in FILE_SYSTEM_ERRNOS and error.filename:
         return error
     for inner in getattr(error, "exceptions", ()) or ():
         found = find_file_system_error(inner, depth + 1)
         if found is not None:
             return found
-    return find_file_system_error(error.__cause__ or error.__context__, depth + 1)
+    return find_file_system_error(error.__cause__, depth + 1)
+
+
+FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
 
 
 def file_system_line(error: OSError) -> str:
-    """``error: cannot write PATH: No space left on device (…)``, naming where mechbench writes and how to move it."""
+    """``error: PATH: No space left on device (…)``, naming where mechbench writes and what to do about it."""
+    from mechbench.core.text import clean
+
     reason = os.strerror(error.errno) if error.errno else one_line(error)
-    where = f"{error.filename}: " if error.filename else ""
-    return (
-        f"error: {where}{reason} (mechbench writes its cache to "
-        "$MECHBENCH_CACHE, default ~/.cache/mechbench, and logs to --log-dir: free space there or point them "
-        "elsewhere)"
-    )
+    where = " ".join(clean(str(error.filename)).split())
+    if error.errno in FULL:
+        hint = "free space there, or point $MECHBENCH_CACHE (the cache) or --log-dir (the logs) elsewhere"
+    else:
+        hint = "check that the folder is a writable folder, or point $MECHBENCH_CACHE or --log-dir elsewhere"
+    return f"error: {where}: {reason} ({hint})"
 
 
 def one_line(error: BaseException) -> str:

@@ -197,8 +197,12 @@ def generate_sphyr_command(
         rows, cols = (int(v) for v in (size or "10x10").lower().split("x"))
     except ValueError:
         fail(f"--size must look like 10x10, got {size!r}")
-    if not (4 <= rows <= 60 and 4 <= cols <= 60):
-        fail("--size must be between 4x4 and 60x60")
+    from mechbench.benchmarks.sphyr.physics_scoring import MAX_JUDGED_SIDE
+
+    if not (4 <= rows <= MAX_JUDGED_SIDE and 4 <= cols <= MAX_JUDGED_SIDE):
+        fail(
+            f"--size must be between 4x4 and {MAX_JUDGED_SIDE}x{MAX_JUDGED_SIDE} (the largest the physics judge takes)"
+        )
     count = n if n is not None else (RELEASE_ITEMS if like else 8)
     generation_target(output, count)
     try:

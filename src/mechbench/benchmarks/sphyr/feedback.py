@@ -18,7 +18,7 @@ from mechbench.benchmarks.sphyr.load_direction import LoadDirection, mean_over_d
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference
 from mechbench.benchmarks.sphyr.prompts import MECHBENCH_WORDING, Wording, feedback_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid
-from mechbench.harness.reliability import generate_checked
+from mechbench.harness.reliability import generate_checked, instrument_error
 from mechbench.harness.replies import REPLAY_EXHAUSTED, split_reply
 
 OVER_BUDGET = 1.05
@@ -79,6 +79,10 @@ async def judge(
     return cells, physics
 
 
+JUDGE_FAILED_KEY = "mechbench_judge_failed"
+"""Sample metadata naming why the physics judge failed between rounds: the sample is left unscored with it."""
+
+
 def round_record(attempt: int, reply: str, cells: GridScore, physics: PhysicsScore) -> dict[str, Any]:
     """One round as stored in the sample's metadata."""
     return {
@@ -123,7 +127,11 @@ def sphyr_rounds(
                 state.output = previous  # past the recorded attempts: the last recorded answer stands, none invented
                 break
             reply = state.output.completion
-            cells, physics = await judge(meta, reply, reference, load_direction)  # type: ignore[arg-type]
+            try:
+                cells, physics = await judge(meta, reply, reference, load_direction)  # type: ignore[arg-type]
+            except Exception as error:  # mechbench's judge failed (a budget, a limit): no feedback can be given
+                state.metadata[JUDGE_FAILED_KEY] = f"round {attempt}: {instrument_error(error)}"
+                break
             history.append(round_record(attempt, reply, cells, physics))
             lines = feedback_lines(cells, physics)
         state.metadata[ROUNDS_KEY] = history

@@ -12,7 +12,7 @@ from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
 from mechbench.benchmarks.sphyr.dataset import GridRecord
-from mechbench.benchmarks.sphyr.feedback import ROUNDS_KEY, round_metric_names, round_values
+from mechbench.benchmarks.sphyr.feedback import JUDGE_FAILED_KEY, ROUNDS_KEY, round_metric_names, round_values
 from mechbench.benchmarks.sphyr.grid import DOWN
 from mechbench.benchmarks.sphyr.judge import finding_in_worker, physics_in_worker
 from mechbench.benchmarks.sphyr.load_direction import LoadDirection, mean_over_directions
@@ -173,6 +173,13 @@ def _score_fn(
 
     async def score(state: TaskState, target: Target) -> Score:
         metadata = state.metadata
+        if metadata.get(JUDGE_FAILED_KEY):  # the judge already failed between feedback rounds
+            return Score.unscored(
+                reason=INSTRUMENT_FAILURE,
+                answer=state.output.completion,
+                explanation=f"mechbench's physics judge failed between rounds: {metadata[JUDGE_FAILED_KEY]}",
+                metadata={"subject": metadata["subject"], "valid_output_grid": None},
+            )
         try:
             finding = await finding_in_worker(metadata, load_direction)
         except Exception as error:

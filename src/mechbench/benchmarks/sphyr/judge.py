@@ -5,17 +5,16 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-import anyio
-
 from mechbench.benchmarks.sphyr import load_direction
 from mechbench.benchmarks.sphyr.grid import DOWN
 from mechbench.benchmarks.sphyr.load_direction import Finding, LoadDirection
 from mechbench.benchmarks.sphyr.physics_scoring import JUDGE_BUDGET_S, PhysicsScore, Reference, physics_score
 from mechbench.core.budget import within_budget
-from mechbench.harness.reliability import judge_limiter
+from mechbench.harness.reliability import in_judge_thread
 
 JUDGE_TIMEOUT_S = JUDGE_BUDGET_S + 60
-"""Longest the scorer waits for the judge before abandoning its thread: a backstop behind :data:`JUDGE_BUDGET_S`."""
+"""Longest the scorer waits for the judge, from the moment a judge slot is free, before abandoning its thread: a
+backstop behind :data:`JUDGE_BUDGET_S`."""
 
 
 async def physics_in_worker(
@@ -26,22 +25,18 @@ async def physics_in_worker(
     The compiled kernels release the GIL, so a long re-optimisation never stalls the event loop or the other
     samples' model calls. Raises TimeoutError past :data:`JUDGE_TIMEOUT_S`.
     """
-    with anyio.fail_after(JUDGE_TIMEOUT_S):
-        return await anyio.to_thread.run_sync(
-            functools.partial(
-                within_budget,
-                JUDGE_BUDGET_S,
-                "the physics judge",
-                physics_score,
-                metadata["input_grid"],
-                metadata["ground_truth"],
-                grid,
-                gravity,
-                reference,
-            ),
-            limiter=judge_limiter(),
-            abandon_on_cancel=True,
-        )
+    work = functools.partial(
+        within_budget,
+        JUDGE_BUDGET_S,
+        "the physics judge",
+        physics_score,
+        metadata["input_grid"],
+        metadata["ground_truth"],
+        grid,
+        gravity,
+        reference,
+    )
+    return await in_judge_thread(work, JUDGE_TIMEOUT_S)
 
 
 async def finding_in_worker(metadata: dict[str, Any], convention: LoadDirection) -> Finding:
@@ -57,5 +52,4 @@ async def finding_in_worker(metadata: dict[str, Any], convention: LoadDirection)
     if convention == "published":
         return find()
     work = functools.partial(within_budget, JUDGE_BUDGET_S, "the load-direction recovery", find)
-    with anyio.fail_after(JUDGE_TIMEOUT_S):
-        return await anyio.to_thread.run_sync(work, limiter=judge_limiter(), abandon_on_cancel=True)
+    return await in_judge_thread(work, JUDGE_TIMEOUT_S)

@@ -22,6 +22,7 @@ import numpy as np
 from pydantic import BaseModel
 
 from mechbench.benchmarks.sphyr.grid import DOWN, LOAD, MASK, SUPPORT, Gravity, densities, gravity_vector, load_case
+from mechbench.core.budget import check_budget
 from mechbench.core.errors import DataSourceError, MechbenchError
 from mechbench.core.threads import single_threaded
 from mechbench.topopt import Problem, best_optimum
@@ -147,9 +148,10 @@ JUDGE_BUDGET_S = 120.0
 """Seconds the physics judge may work on one answer: it checks the budget at each optimiser step and stops past it
 (an instrument limit, the sample left unscored with the reason). A 40×40 grid, the largest judged, takes 4–18 s."""
 MAX_JUDGED_CELLS_PER_FILE = 200_000
-"""Grid cells one results file may ask the physics judge for (``mechbench sphyr score --physics``): minutes of work
-(the worst case, 125 grids of 40×40, ~8 minutes on one core). The largest published file, a v1 subject, has 1,296
-records of 10×10 (129,600 cells)."""
+"""Grid cells one results file may ask the physics judge for (``mechbench score sphyr --physics``). With the published
+reference the worst case, 125 grids of 40×40, is ~8 minutes on one core; ``reference=best`` and ambiguous load axes
+(up to two directions each) multiply it, each judgement still stopping at :data:`JUDGE_BUDGET_S`. The largest
+published file, a v1 subject, has 1,296 records of 10×10 (129,600 cells)."""
 
 
 class JudgeLimitError(MechbenchError, RuntimeError):
@@ -183,6 +185,7 @@ def physics_score(
     side = max(len(truth), max((len(row) for row in truth), default=0))
     if side > MAX_JUDGED_SIDE:
         raise JudgeLimitError(f"a {side}-cell grid side is past the {MAX_JUDGED_SIDE} the physics judge takes")
+    check_budget()  # a judge started past its budget (queued behind others) stops before any solve
     case = load_case(truth, gravity)
     rho, unfilled, unparsable = densities(answer, truth)
     truth_rho, _, _ = densities(truth, truth)

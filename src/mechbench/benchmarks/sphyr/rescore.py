@@ -10,6 +10,7 @@ from mechbench.benchmarks.sphyr.load_direction import Finding, LoadDirection, fi
 from mechbench.benchmarks.sphyr.parse import Parser
 from mechbench.benchmarks.sphyr.physics_scoring import (
     JUDGE_BUDGET_S,
+    JudgeLimitError,
     Reference,
     check_judged_cells,
     metric_names,
@@ -18,7 +19,7 @@ from mechbench.benchmarks.sphyr.physics_scoring import (
 from mechbench.benchmarks.sphyr.prompts import grid_from_prompt
 from mechbench.benchmarks.sphyr.scoring import GridScore, score_grid, totals
 from mechbench.core import safejson
-from mechbench.core.budget import time_budget
+from mechbench.core.budget import BudgetExceededError, time_budget
 from mechbench.core.errors import DataSourceError
 from mechbench.core.executor import run_batch
 from mechbench.core.limits import MAX_RECORDS_PER_FILE, check_count, check_grid, check_prompt, grid_rows
@@ -93,6 +94,11 @@ def rescore_record(
     return score_grid(input_grid, truth, reply, parser, gravity)
 
 
+UNSCORED_FIELD = "physics_unscored"
+"""A record's field naming why the physics judge left it unscored (past its budget or size limit); its physics is
+then out of the totals, counted in ``physics_unscored_samples``."""
+
+
 def physics_job(job: tuple[list[list[str]], list[list[str]], list[list[str]], Any, str]) -> dict[str, Any]:
     """Physics fields of one (input, truth, answer, directions, reference) job, as a plain dict (any worker).
 
@@ -101,15 +107,24 @@ def physics_job(job: tuple[list[list[str]], list[list[str]], list[list[str]], An
     input_grid, truth, answer, directions, reference = job
     if directions and not isinstance(directions[0], list | tuple):
         directions = [directions]
-    with time_budget(JUDGE_BUDGET_S, "the physics judge"):
-        scores = [physics_score(input_grid, truth, answer, tuple(g), reference) for g in directions]
+    scores = []
+    try:
+        for g in directions:  # each direction a judgement with its own budget, as in a run
+            with time_budget(JUDGE_BUDGET_S, "the physics judge"):
+                scores.append(physics_score(input_grid, truth, answer, tuple(g), reference))
+    except (BudgetExceededError, JudgeLimitError) as error:  # mechbench's limit, not the answer's failure
+        return {UNSCORED_FIELD: str(error)}
     return mean_over_directions(scores).fields()
 
 
 def finding_job(job: tuple[list[list[str]], Any, str]) -> Finding:
     """The load direction(s) one record is judged under (any worker: a recovery re-runs the optimiser)."""
     truth, gravity, convention = job
-    return find(truth, tuple(gravity), convention)
+    try:
+        with time_budget(JUDGE_BUDGET_S, "the load-direction recovery"):
+            return find(truth, tuple(gravity), convention)
+    except BudgetExceededError:
+        return Finding(convention, "not recovered", (tuple(gravity),))  # type: ignore[arg-type]
 
 
 def gravity_for_results(path: Path | None) -> tuple[float, float]:
@@ -162,11 +177,16 @@ def rescore(
         jobs = []
         for position, (record, s, f) in enumerate(zip(records, scores, findings, strict=True)):
             jobs.append((*record_grids(record, position), s.parsed_grid, [list(g) for g in f.directions], reference))
+        unscored = 0
         for row, fields in zip(rows, run_batch(physics_job, jobs, **executor), strict=True):
             row.update(fields)
+            if UNSCORED_FIELD in fields:
+                unscored += 1
+                continue
             for name in names:
                 physics_totals[f"total_{name}"] += float(fields[name] or 0.0)
         physics_totals["evaluated_samples"] = float(len(rows))
+        physics_totals["physics_unscored_samples"] = float(unscored)
     out_totals = totals(scores) | (physics_totals if physics else {})
     return {
         "parser": parser,
