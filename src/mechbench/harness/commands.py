@@ -37,6 +37,8 @@ class CommandGroups:
     calibrate: typer.Typer
 
 
+ReportOutputOption = Annotated[Path | None, typer.Option("-o", "--output", help="Write the Markdown report here.")]
+JsonReportOption = Annotated[Path | None, typer.Option("--json", help="Write the report as JSON here.")]
 ExecutorOption = Annotated[str, typer.Option(help="local (process pool) or ray.")]
 WorkersOption = Annotated[int | None, typer.Option(help="Parallel workers (default: all cores).")]
 RayAddressOption = Annotated[str | None, typer.Option(help="Join this Ray cluster instead of a local instance.")]

@@ -23,6 +23,7 @@ position (every subject of a published or generated set masks the same layouts).
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -271,13 +272,13 @@ def panel_answer(
 
 
 def panel_scores(
-    sphyr: SphyrSet, solvers: tuple[str, ...] = PANEL, seed: int = 0, library: int | None = None
+    sphyr: SphyrSet, solvers: tuple[str, ...] = PANEL, seed: int = 0, library_size: int | None = None
 ) -> dict[str, list[float]]:
     """Each solver's score per item: the normalised score averaged over the item's 16 subjects. Retrieval searches
-    the other half of the set, ``library`` items of it at most (the same count on both sets: more to search
-    finds closer answers)."""
+    the other half of the set, ``library_size`` items of it at most (the same count on both sets: more to search
+    finds closer answers). The load axis is recovered once per truth (:func:`cached_axes` keeps it)."""
     half = sphyr.items // 2
-    size = library or sphyr.items
+    size = library_size or sphyr.items
     out: dict[str, list[float]] = {}
     for solver in solvers:
         per_item = np.zeros(sphyr.items)
@@ -288,31 +289,19 @@ def panel_scores(
                 rng = random.Random(f"{seed}:{solver}:{subject}:{i}")
                 other = truths[half : sphyr.items] if i < half else truths[:half]  # disjoint by construction
                 library = other[:size]
-                direction = _memo(sphyr, i)
+                direction = functools.partial(_direction, sphyr.truth("easy", i))
                 answer = panel_answer(solver, record, level == "hard", rng, library, direction)
                 per_item[i] += score_grid(record["input_grid"], record["ground_truth"], answer).normalized_score
         out[solver] = (per_item / len(sphyr.records)).tolist()
     return out
 
 
-_directions: dict[tuple[str, int], tuple[float, float]] = {}
-
-
-def _memo(sphyr: SphyrSet, index: int) -> Callable[[], tuple[float, float]]:
-    def direction() -> tuple[float, float]:
-        key = (json.dumps(sphyr.truth("easy", index)), index)
-        if key not in _directions:
-            _directions[key] = _direction(sphyr.truth("easy", index))
-        return _directions[key]
-
-    return direction
-
-
 def panel_rows(fresh: SphyrSet, published: SphyrSet, solvers: tuple[str, ...] = PANEL) -> list[dict[str, Any]]:
     """Each solver on both sets (:func:`mechbench.harness.calibration.panel_rows`), retrieval searching the same
     number of items on both."""
     library = min(fresh.items, published.items) // 2
-    a, b = panel_scores(fresh, solvers, library=library), panel_scores(published, solvers, library=library)
+    a = panel_scores(fresh, solvers, library_size=library)
+    b = panel_scores(published, solvers, library_size=library)
     return calibration.panel_rows(a, b)
 
 

@@ -14,7 +14,9 @@ from mechbench.core.errors import DataSourceError, MechbenchError, UsageError
 from mechbench.harness.commands import (
     CommandGroups,
     ExecutorOption,
+    JsonReportOption,
     RayAddressOption,
+    ReportOutputOption,
     WorkersOption,
     choice,
     emit_calibration,
@@ -159,7 +161,7 @@ def generate_sphyr_command(
     ] = None,
     release: Annotated[
         str | None,
-        typer.Option(help="A monthly release YYYY-MM: its seed comes from the name (same bytes on every machine)."),
+        typer.Option(help="A monthly release YYYY-MM: its seed comes from the name (same bytes from the same stack)."),
     ] = None,
     against: Annotated[
         str | None,
@@ -176,14 +178,14 @@ def generate_sphyr_command(
     with --like / --release, a set drawn like a published one, checked unseen and written as a release."""
     from mechbench.benchmarks.sphyr.dataset import parse_subjects
     from mechbench.benchmarks.sphyr.generated_set import write_sphyr
-    from mechbench.benchmarks.sphyr.release import RELEASE_ITEMS, release_seed
+    from mechbench.benchmarks.sphyr.release import LIKE, RELEASE_ITEMS, release_seed
 
     if version is not None:
         choice("--version", version, VERSIONS)
     if (release is not None or against is not None) and like is None:
         fail("--release and --against need --like v2 or --like v2-20 (they make a set drawn like a published one)")
     if like is not None:
-        choice("--like", like, ("v2", "v2-20"))
+        choice("--like", like, LIKE)
         if subjects != "all" or size is not None:
             fail("--like writes all 16 subjects at the published size: drop --subjects and --size")
         if version is not None and version != like:
@@ -287,8 +289,8 @@ def calibrate_sphyr_command(
             "matter, as both generators keep samples apart with a rule that binds harder as a set fills)."
         ),
     ] = None,
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the Markdown report here.")] = None,
-    json_output: Annotated[Path | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
+    output: ReportOutputOption = None,
+    json_output: JsonReportOption = None,
     update_card: Annotated[
         bool,
         typer.Option(
@@ -303,9 +305,10 @@ def calibrate_sphyr_command(
     from mechbench.benchmarks.sphyr.calibrate import calibrate, check_sizes, read_set, subject_paths
     from mechbench.benchmarks.sphyr.dataset import subject_file
     from mechbench.benchmarks.sphyr.generate import subject_kinds
+    from mechbench.benchmarks.sphyr.release import LIKE
     from mechbench.harness.calibration import MIN_ITEMS, markdown
 
-    choice("--like", like, ("v2", "v2-20"))
+    choice("--like", like, LIKE)
     if items is not None and items < MIN_ITEMS:
         fail(f"--items must be at least {MIN_ITEMS} (two halves for retrieval, and an interval)")
     try:

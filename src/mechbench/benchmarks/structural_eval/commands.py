@@ -12,7 +12,9 @@ from mechbench.core.errors import MechbenchError
 from mechbench.harness.commands import (
     CommandGroups,
     ExecutorOption,
+    JsonReportOption,
     RayAddressOption,
+    ReportOutputOption,
     WorkersOption,
     choice,
     emit_calibration,
@@ -96,8 +98,8 @@ def calibrate_structural(
     published: Annotated[
         str | None, typer.Option(help="The published set: a folder in its layout (default: the official one).")
     ] = None,
-    output: Annotated[Path | None, typer.Option("-o", "--output", help="Write the Markdown report here.")] = None,
-    json_output: Annotated[Path | None, typer.Option("--json", help="Write the report as JSON here.")] = None,
+    output: ReportOutputOption = None,
+    json_output: JsonReportOption = None,
 ) -> None:
     """Feature-by-feature tests and planted-mistake models on a fresh set and the published one. Exits 1 when a
     difference is detected."""
