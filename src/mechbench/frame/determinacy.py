@@ -44,3 +44,28 @@ def stiffness_note(model: FrameModel) -> str | None:
     if len(sections) == 1:
         return "EI, EA constant"
     return "; ".join(f"{link.id}: EI {link.E * link.Iz:.3g}, EA {link.E * link.A:.3g}" for link in model.links)
+
+
+RESTRAINTS = {"fixed": 3, "pin": 2, "roller": 1, "slider": 2}
+"""Reaction components of each support kind."""
+
+
+def moment_releases(model: FrameModel) -> int:
+    """Moment releases at the joints: each hinged member end releases one, but a joint where every member end is
+    hinged releases one fewer (its members still share the joint's displacement)."""
+    ends: dict[str, list[bool]] = {}
+    for link in model.links:
+        ends.setdefault(link.a, []).append(link.endA == "hinge")
+        ends.setdefault(link.b, []).append(link.endB == "hinge")
+    return sum(sum(hinged) if not all(hinged) else len(hinged) - 1 for hinged in ends.values())
+
+
+def static_indeterminacy(model: FrameModel, *, pin_jointed: bool = False) -> int:
+    """The degree of static indeterminacy by counting: reactions + 3 per member − 3 per joint − moment releases for
+    a frame; reactions + members − 2 per joint for a pin-jointed truss (``pin_jointed``, whatever its drawn joints).
+    Negative for a mechanism; counting cannot see a geometrically unstable arrangement."""
+    reactions = sum(RESTRAINTS[support.kind] for support in model.supports)
+    joints = len({end for link in model.links for end in (link.a, link.b)})
+    if pin_jointed:
+        return reactions + len(model.links) - 2 * joints
+    return reactions + 3 * len(model.links) - 3 * joints - moment_releases(model)

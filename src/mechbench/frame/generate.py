@@ -27,7 +27,9 @@ from mechbench.frame.solve import solve
 KINDS = ("beam", "frame", "truss")
 
 
-class _Builder:
+class ModelBuilder:
+    """A FrameCalc model assembled piece by piece, with ids numbered in order."""
+
     def __init__(self) -> None:
         self.points: list[dict[str, Any]] = []
         self.links: list[dict[str, Any]] = []
@@ -112,7 +114,7 @@ def _w(rng: random.Random) -> float:
 
 
 def _beam(rng: random.Random, difficulty: int) -> dict[str, Any]:
-    b = _Builder()
+    b = ModelBuilder()
     span = float(rng.choice([4, 5, 6, 8]))
     if difficulty == 1:
         a, c = b.point(0.0, 0.0), b.point(span, 0.0)
@@ -159,7 +161,7 @@ def _beam(rng: random.Random, difficulty: int) -> dict[str, Any]:
 
 
 def _frame(rng: random.Random, difficulty: int) -> dict[str, Any]:
-    b = _Builder()
+    b = ModelBuilder()
     width, height = float(rng.choice([4, 5, 6])), float(rng.choice([3, 4]))
     bays = 2 if difficulty == 5 else 1
     bases = [b.point(i * width, 0.0) for i in range(bays + 1)]
@@ -199,7 +201,7 @@ def _frame(rng: random.Random, difficulty: int) -> dict[str, Any]:
 def _truss(rng: random.Random, difficulty: int) -> dict[str, Any]:
     """A triangulated truss, pin-jointed (every member end hinged), loaded at its joints: Pratt, Howe or Warren
     (difficulty 4), K (difficulty 5). The generator keeps it only if it is stable pin-jointed."""
-    b = _Builder()
+    b = ModelBuilder()
     panels = rng.choice([4, 6]) if difficulty == 5 else rng.choice([3, 4])
     width, height = float(rng.choice([2, 3])), float(rng.choice([2, 3, 4]))
     style = "K" if difficulty == 5 else rng.choice(["Pratt", "Howe", "Warren"])

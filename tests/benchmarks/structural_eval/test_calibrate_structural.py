@@ -26,7 +26,7 @@ def test_a_generated_set_against_the_published_drawings(published_structural: Pa
     report = calibrate(_generate(tmp_path), load_tasks(published_structural), ("fresh", "published"))
     assert [r["solver"] for r in report["panel"]] == list(PANEL)
     features = {r["feature"] for r in report["features"]}
-    assert {"kind", "difficulty", "hinged member ends", "degree of static indeterminacy"} <= features
+    assert {"kind", "difficulty", "moment releases", "degree of static indeterminacy"} <= features
     credit = {r["solver"]: r["published"] for r in report["panel"]}
     for component in ("geometry", "supports", "hinges", "loads"):  # a mistake on every task costs more
         assert credit[f"{component} mistakes, rate 1"] <= credit[f"{component} mistakes, rate 0.5"] <= 1
@@ -59,3 +59,7 @@ def test_a_pin_jointed_truss_counts_as_a_truss() -> None:
                           raw_model={"points": points, "links": links, "supports": supports, "loads": []},
                           truth_reactions={}, truth_values=[], truth_max_moment=0.0)  # fmt: skip
     assert task_features(task)["degree of static indeterminacy"] == 0.0
+    assert task_features(task)["moment releases"] == 0.0
+    # The same truss drawn with rigid joints (as the published trusses are) is still counted as a truss.
+    rigid = {**task.raw_model, "links": [{**link, "endA": "rigid", "endB": "rigid"} for link in links]}
+    assert task_features(task.model_copy(update={"raw_model": rigid})) == task_features(task)

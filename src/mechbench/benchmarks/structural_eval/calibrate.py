@@ -4,7 +4,7 @@ The published set is small (20 drawings at the pinned commit), so this is a coar
 generated set's composition departs from the published one, not that two sets are interchangeable.
 
 * **Features**, task by task: the kind (beam, frame, truss), the difficulty level, the size (points, members,
-  supports), the idealisation (fixed supports, member-end hinges), the loads (point, distributed, moments), the
+  supports), the idealisation (fixed supports, moment releases), the loads (point, distributed, moments), the
   extent, and the degree of static indeterminacy. Compared by :mod:`mechbench.harness.calibration`.
 * **A panel of planted-mistake models**, one per component the diagnostic ladder checks (geometry, supports,
   hinges, loads) at two rates: each task's truth, with probability ``rate`` given one mistake of that component,
@@ -24,48 +24,37 @@ from mechbench.benchmarks.structural_eval.demo import first_mistake
 from mechbench.benchmarks.structural_eval.scoring import DEFAULT_TOLERANCE
 from mechbench.core.errors import DataSourceError
 from mechbench.frame import FrameModel
+from mechbench.frame.determinacy import moment_releases, static_indeterminacy
 from mechbench.harness import calibration
 
 COMPONENTS = ("geometry", "supports", "hinges", "loads")
 RATES = (0.5, 1.0)
 PANEL = tuple(f"{component} mistakes, rate {rate:g}" for component in COMPONENTS for rate in RATES)
-RESTRAINTS = {"fixed": 3, "pin": 2, "roller": 1}
 
 
 def task_features(task: StructuralTask) -> dict[str, float | str]:
-    """What one task's structure looks like: the features the sets are compared on."""
-    model = task.raw_model
-    points, links, supports, loads = (model.get(k, []) for k in ("points", "links", "supports", "loads"))
-    hinged = sum(link.get(end, "rigid") == "hinge" for link in links for end in ("endA", "endB"))
-    xs, ys = [float(p["x"]) for p in points], [float(p["y"]) for p in points]
-    restraints = sum(RESTRAINTS.get(s.get("kind"), 0) for s in supports)
-    indeterminacy = restraints + 3 * len(links) - 3 * len(points) - _released_moments(links)
-    kinds = [load.get("kind") for load in loads]
+    """What one task's structure looks like: the features the sets are compared on. A truss is counted as the
+    truss it is (pin-jointed, no moment releases), however its joints are drawn: the published trusses are drawn
+    with rigid joints, which is an idealisation of the drawing, not composition."""
+    model = FrameModel.parse(task.raw_model)
+    truss = task.category == "truss"
+    xs, ys = [p.x for p in model.points], [p.y for p in model.points]
+    kinds = [load.kind for load in model.loads]
     return {
         "kind": task.category,
         "difficulty": str(task.difficulty),
-        "points": float(len(points)),
-        "members": float(len(links)),
-        "supports": float(len(supports)),
-        "fixed supports": float(sum(s.get("kind") == "fixed" for s in supports)),
-        "hinged member ends": float(hinged),
+        "points": float(len(model.points)),
+        "members": float(len(model.links)),
+        "supports": float(len(model.supports)),
+        "fixed supports": float(sum(s.kind == "fixed" for s in model.supports)),
+        "moment releases": 0.0 if truss else float(moment_releases(model)),
         "point loads": float(kinds.count("pointLoad")),
         "distributed loads": float(kinds.count("distributedLoad")),
         "moments": float(kinds.count("bendingMoment")),
         "width (m)": max(xs) - min(xs) if xs else 0.0,
         "height (m)": max(ys) - min(ys) if ys else 0.0,
-        "degree of static indeterminacy": float(indeterminacy),
+        "degree of static indeterminacy": float(static_indeterminacy(model, pin_jointed=truss)),
     }
-
-
-def _released_moments(links: list[dict[str, Any]]) -> int:
-    """Moment releases at the joints: each hinged member end releases one, but a joint where every member end is
-    hinged releases one fewer (the members still share the joint; a pin-jointed truss then counts m + r − 2j)."""
-    ends: dict[str, list[bool]] = {}
-    for link in links:
-        for end, point in (("endA", link.get("a")), ("endB", link.get("b"))):
-            ends.setdefault(str(point), []).append(link.get(end, "rigid") == "hinge")
-    return sum(sum(h) if not all(h) else len(h) - 1 for h in ends.values())
 
 
 def feature_table(tasks: list[StructuralTask]) -> calibration.Table:

@@ -69,11 +69,19 @@ def generate_structural(
     difficulty: Annotated[str, typer.Option(help="1-5 or mix.")] = "mix",
     kinds: Annotated[str, typer.Option(help="Comma list of beam, frame, truss.")] = "beam,frame,truss",
     diagrams: Annotated[bool, typer.Option("--diagrams/--no-diagrams", help="Store N/V/M diagrams.")] = True,
+    like: Annotated[
+        str | None,
+        typer.Option(
+            "--like",
+            help="official (the pinned published set, fetched) or a folder in its layout: every task drawn to a "
+            "published task's composition (kind, level, members, supports, hinges, loads), written with like.json.",
+        ),
+    ] = None,
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
 ) -> None:
-    """StructuralEval tasks with drawings and solver ground truth."""
+    """StructuralEval tasks with drawings and solver ground truth; with --like, composed like the published set."""
     from mechbench.benchmarks.structural_eval.generated_set import write_structural
     from mechbench.frame.generate import KINDS
 
@@ -82,15 +90,34 @@ def generate_structural(
         fail(f"--kinds must be a comma list of {', '.join(KINDS)}, got {kinds!r}")
     if difficulty != "mix" and difficulty not in {"1", "2", "3", "4", "5"}:
         fail(f"--difficulty must be 1-5 or mix, got {difficulty!r}")
+    if like is not None and (difficulty != "mix" or chosen != KINDS):
+        fail("--like takes kinds and levels from the published set: drop --difficulty and --kinds")
     generation_target(output, n)
     try:
+        recipes, source = _recipes(like) if like is not None else (None, "")
         level = None if difficulty == "mix" else int(difficulty)
         ids = write_structural(
-            output, n, seed, level, chosen, diagrams, **executor_args(executor, workers, ray_address)
+            output, n, seed, level, chosen, diagrams, like=recipes, **executor_args(executor, workers, ray_address)
         )
+        if recipes is not None:
+            from mechbench.benchmarks.structural_eval.like_official import write_manifest
+
+            write_manifest(output, source, recipes, seed, n)
     except MechbenchError as error:
         fail(str(error))
-    typer.echo(f"wrote {len(ids)} tasks to {output / 'data'}")
+    typer.echo(f"wrote {len(ids)} tasks to {output / 'data'}" + (f", drawn like {source}" if like else ""))
+
+
+def _recipes(like: str) -> tuple[list, str]:
+    """The published tasks' recipes for --like, and a description of the set they came from."""
+    from mechbench.benchmarks.structural_eval.dataset import load_tasks, open_structural
+    from mechbench.benchmarks.structural_eval.like_official import recipe_of
+
+    try:
+        source = open_structural(None if like == "official" else like)
+        return [recipe_of(task) for task in load_tasks(source)], source.description
+    except MechbenchError as error:
+        raise MechbenchError(f"--like {like}: the published set could not be had ({error})") from None
 
 
 def calibrate_structural(

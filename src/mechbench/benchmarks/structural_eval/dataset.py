@@ -21,6 +21,7 @@ from mechbench.core import safejson
 from mechbench.core.errors import DataSourceError, MechbenchError
 from mechbench.core.paths import default_cache
 from mechbench.frame import FrameModel
+from mechbench.frame.determinacy import moment_releases
 from mechbench.sources.root import DataRoot, Official, open_data
 
 OFFICIAL_REPOSITORY = "H1W0XXX/structural-eval-benchmark"
@@ -76,22 +77,21 @@ def category_of(task_id: str) -> str:
     return head if head in CATEGORIES else "other"
 
 
-def heuristic_difficulty(model: FrameModel, category: str) -> int:
-    """Difficulty 1–5 when the metadata has none.
+LARGE_TRUSS_MEMBERS = (15, 20)
+"""A truss with more members than these is level 4, 5 (level 3 below)."""
 
-    Start from the category (beam 1, frame 3, truss 3, other 2); +1 for more than 6 links, +1 more for
-    more than 15; +1 for any hinge; +1 for an inclined roller/slider or an inclined or partial load.
-    """
-    score = {"beam": 1, "frame": 3, "truss": 3}.get(category, 2)
-    score += (len(model.links) > 6) + (len(model.links) > 15)
-    score += any(link.endA == "hinge" or link.endB == "hinge" for link in model.links)
-    inclined_support = any(s.kind in ("roller", "slider") and s.angleDeg % 90 for s in model.supports)
-    tricky_load = any(
-        (getattr(load, "angleDeg", 0) % 90) or getattr(load, "fromStart", 0) or getattr(load, "fromEnd", 0)
-        for load in model.loads
-    )
-    score += inclined_support or tricky_load
-    return max(1, min(5, int(score)))
+
+def heuristic_difficulty(model: FrameModel, category: str) -> int:
+    """Difficulty 1–5 when the metadata has none, by the rule that reproduces every published label (13 of 13 at
+    the pinned revision): a beam is 1 + its moment releases (hinges); a frame 2, + 1 for each release past the
+    first; a truss 3, 4 past 15 members, 5 past 20. Capped at 5."""
+    if category == "truss":
+        level = 3 + sum(len(model.links) > limit for limit in LARGE_TRUSS_MEMBERS)
+    elif category == "beam":
+        level = 1 + moment_releases(model)
+    else:
+        level = 2 + max(0, moment_releases(model) - 1)
+    return min(5, level)
 
 
 def official_copy(root: DataRoot) -> Path:

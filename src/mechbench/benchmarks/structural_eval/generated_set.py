@@ -12,11 +12,13 @@ import random
 from pathlib import Path
 from typing import Any
 
+from mechbench.benchmarks.structural_eval.like_official import recipe_order, structure_like
 from mechbench.core.executor import run_batch
 from mechbench.core.precision import ROUND_OFF, rounded
 from mechbench.frame.generate import KINDS, generate_structure
 from mechbench.frame.render import render
 from mechbench.frame.solve import solve
+from mechbench.frame.varied import Composition
 
 
 def structural_task(job: tuple[int, int, int | None, tuple[str, ...], bool]) -> dict[str, Any]:
@@ -24,6 +26,17 @@ def structural_task(job: tuple[int, int, int | None, tuple[str, ...], bool]) -> 
     seed, i, difficulty, kinds, diagrams = job
     level = difficulty if difficulty is not None else i % 5 + 1
     kind, model = generate_structure(random.Random(f"{seed}:{i}"), level, kinds)
+    return _task(kind, level, model, diagrams)
+
+
+def like_task(job: tuple[int, int, tuple[Composition, int], bool]) -> dict[str, Any]:
+    """Task number ``i`` of a seed drawn to a published task's recipe (``--like``)."""
+    seed, i, recipe, diagrams = job
+    model = structure_like(recipe, random.Random(f"{seed}:like:{i}"))
+    return _task(recipe[0].kind, recipe[1], model, diagrams)
+
+
+def _task(kind: str, level: int, model: dict[str, Any], diagrams: bool) -> dict[str, Any]:
     result = solve(model, diagrams=True)
     keys = ("reactions", "axial", "shear", "moment", "maxMoment") if diagrams else ("reactions", "maxMoment")
     return {
@@ -56,13 +69,19 @@ def write_structural(
     difficulty: int | None = None,
     kinds: tuple[str, ...] = KINDS,
     diagrams: bool = True,
+    like: list[tuple[Composition, int]] | None = None,
     **executor: Any,
 ) -> list[str]:
-    """``n`` tasks in the StructuralEval layout under ``out/data``; returns their ids. Same seed, same bytes."""
+    """``n`` tasks in the StructuralEval layout under ``out/data``; returns their ids. Same seed, same bytes.
+    With ``like`` (published recipes), the tasks follow the recipes instead of ``difficulty`` and ``kinds``."""
     data = out / "data"
     for folder in ("images", "raw_models", "ground_truth_meta"):
         (data / folder).mkdir(parents=True, exist_ok=True)
-    tasks = run_batch(structural_task, [(seed, i, difficulty, kinds, diagrams) for i in range(n)], **executor)
+    if like is not None:
+        jobs = [(seed, i, recipe, diagrams) for i, recipe in enumerate(recipe_order(like, n, seed))]
+        tasks = run_batch(like_task, jobs, **executor)
+    else:
+        tasks = run_batch(structural_task, [(seed, i, difficulty, kinds, diagrams) for i in range(n)], **executor)
     counters: dict[str, int] = {}
     ids = []
     for task in tasks:

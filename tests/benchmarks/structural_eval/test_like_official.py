@@ -1,0 +1,139 @@
+"""``mechbench generate structural --like``: fresh drawings composed like the published set's, their levels given by
+the rule that reproduces the published labels, trusses pin-jointed, and a calibration that sees no difference."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from mechbench.benchmarks.structural_eval.calibrate import calibrate
+from mechbench.benchmarks.structural_eval.dataset import heuristic_difficulty, load_tasks
+from mechbench.benchmarks.structural_eval.like_official import recipe_of, recipes_digest, set_digest, structure_like
+from mechbench.frame import FrameModel, solve
+from mechbench.frame.determinacy import moment_releases, static_indeterminacy
+from mechbench.frame.varied import BUILDERS, Composition
+
+
+def _run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mechbench", *args], capture_output=True, text=True, timeout=600)
+
+
+def _generate(out: Path, like: Path, n: int, seed: int, *extra: str) -> None:
+    done = _run("generate", "structural", "--like", str(like), "--n", str(n), "--seed", str(seed), "-o", str(out),
+                *extra)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+
+
+def _composition(tasks: list) -> Counter:
+    return Counter(recipe_of(task) for task in tasks)
+
+
+def test_the_level_rule_reproduces_every_published_label(published_structural: Path) -> None:
+    tasks = load_tasks(published_structural)
+    labelled = [t for t in tasks if t.difficulty_source == "metadata"]
+    assert len(labelled) >= 13
+    for task in labelled:
+        assert heuristic_difficulty(FrameModel.parse(task.raw_model), task.category) == task.difficulty, task.id
+
+
+def test_a_set_like_the_published_one(published_structural: Path, tmp_path: Path) -> None:
+    """Two rounds of every published recipe: the same composition, fresh geometry, and no difference detected."""
+    published = load_tasks(published_structural)
+    _generate(tmp_path, published_structural, 2 * len(published), 8317)
+    fresh = load_tasks(tmp_path)
+    assert _composition(fresh) == Counter({recipe: 2 * k for recipe, k in _composition(published).items()})
+    assert all(t.difficulty_source == "metadata" for t in fresh)
+    drawn = {json.dumps(t.raw_model, sort_keys=True) for t in fresh}
+    assert not drawn & {json.dumps(t.raw_model, sort_keys=True) for t in published}
+    report = calibrate(fresh, published, ("fresh", "published"))
+    assert not any(row["differs"] for row in report["features"])
+    assert all(row["agrees"] for row in report["panel"])
+    manifest = json.loads((tmp_path / "like.json").read_text())
+    assert manifest["recipes_sha256"] == recipes_digest([recipe_of(t) for t in published])
+    assert manifest["files_sha256"] == set_digest(tmp_path / "data")
+
+
+def test_fresh_trusses_are_pin_jointed_and_loaded_at_joints(structural_data: Path, tmp_path: Path) -> None:
+    _generate(tmp_path, structural_data, 30, 4)
+    trusses = [t for t in load_tasks(tmp_path) if t.category == "truss"]
+    assert trusses
+    for task in trusses:
+        model = FrameModel.parse(task.raw_model)
+        assert all(link.endA == link.endB == "hinge" for link in model.links)
+        assert all(load.kind == "pointLoad" and load.at.type == "point" for load in model.loads)
+        assert static_indeterminacy(model, pin_jointed=True) == 0
+
+
+def test_same_seed_same_bytes_whatever_the_workers(structural_data: Path, tmp_path: Path) -> None:
+    _generate(tmp_path / "one", structural_data, 12, 9, "--workers", "1")
+    _generate(tmp_path / "two", structural_data, 12, 9, "--workers", "2")
+    _generate(tmp_path / "other", structural_data, 12, 10)
+    one, two = (json.loads((tmp_path / d / "like.json").read_text()) for d in ("one", "two"))
+    assert one == two
+    other = json.loads((tmp_path / "other" / "like.json").read_text())
+    assert other["files_sha256"] != one["files_sha256"] and other["recipes_sha256"] == one["recipes_sha256"]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--difficulty", "3"), "--like takes kinds and levels from the published set"),
+        (("--kinds", "beam"), "--like takes kinds and levels from the published set"),
+    ],
+)
+def test_like_refuses_what_it_decides_itself(structural_data: Path, tmp_path: Path, args: tuple, message: str) -> None:
+    done = _run("generate", "structural", "--like", str(structural_data), *args, "-o", str(tmp_path / "out"))
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_like_a_set_that_cannot_be_had_is_one_line(tmp_path: Path) -> None:
+    done = _run("generate", "structural", "--like", str(tmp_path / "missing"), "-o", str(tmp_path / "out"))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "the published set could not be had" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+COMPOSITIONS = [
+    Composition("beam", 3, ("fixed", "roller"), 1, 1, 1, 0),
+    Composition("beam", 4, ("pin", "roller", "roller"), 1, 0, 2, 1),
+    Composition("frame", 4, ("fixed", "fixed", "slider"), 1, 2, 0, 0),
+    Composition("frame", 8, ("pin", "pin", "roller", "roller"), 7, 0, 2, 0),
+    Composition("frame", 14, ("pin", "pin", "slider", "slider"), 8, 1, 4, 0),
+]
+
+
+@pytest.mark.parametrize("composition", COMPOSITIONS, ids=lambda c: f"{c.kind}-{c.members}")
+def test_a_drawn_structure_has_its_composition(composition: Composition) -> None:
+    level = heuristic_difficulty(FrameModel.parse(_any(composition)), composition.kind)
+    for seed in range(5):
+        model = FrameModel.parse(structure_like((composition, level), random.Random(seed)))
+        assert len(model.links) == composition.members
+        assert tuple(sorted(s.kind for s in model.supports)) == composition.supports
+        assert moment_releases(model) == composition.releases
+        kinds = Counter(load.kind for load in model.loads)
+        assert (kinds["pointLoad"], kinds["distributedLoad"], kinds["bendingMoment"]) == (
+            composition.point_loads, composition.distributed_loads, composition.moments)  # fmt: skip
+        solve(model.model_dump(), diagrams=False)  # stable
+
+
+def _any(composition: Composition) -> dict:
+    rng = random.Random(0)
+    while (raw := BUILDERS[composition.kind](rng, composition)) is None:
+        pass
+    return raw
+
+
+@pytest.mark.parametrize("members, supports", [(8, ("pin", "roller", "roller")), (13, ("pin", "roller")),
+                                               (22, ("pin", "pin")), (21, ("pin", "roller"))])  # fmt: skip
+def test_a_drawn_truss_is_determinate_and_near_its_size(members: int, supports: tuple) -> None:
+    composition = Composition("truss", members, supports, 0, 2, 0, 0)
+    level = 3 + (members > 15) + (members > 20)
+    for seed in range(5):
+        model = FrameModel.parse(structure_like((composition, level), random.Random(seed)))
+        assert abs(len(model.links) - members) <= 2
+        assert static_indeterminacy(model, pin_jointed=True) == 0
