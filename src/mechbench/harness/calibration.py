@@ -141,6 +141,45 @@ def panel_rows(fresh: dict[str, list[float]], published: dict[str, list[float]])
     return rows
 
 
+def difficulty_rows(features: dict[str, list[float]], scores: list[float]) -> list[dict[str, Any]]:
+    """What recorded replies say about difficulty: per feature that varies, Spearman's rho between the feature and
+    the replies' scores over the recorded items, with its permutation p-value (pairings resampled)."""
+    from scipy import stats
+
+    rows = []
+    y = np.asarray(scores, dtype=float)
+    for name, values in features.items():
+        x = np.asarray(values, dtype=float)
+        if len(set(x.tolist())) < 2 or len(set(y.tolist())) < 2:
+            continue
+        found = stats.permutation_test(
+            (x,),
+            lambda u: stats.spearmanr(u, y).statistic,
+            permutation_type="pairings",
+            n_resamples=PERMUTATIONS,
+            rng=np.random.default_rng(0),
+        )
+        rows.append({"feature": name, "rho": float(found.statistic), "p": float(found.pvalue), "n": len(x)})
+    return rows
+
+
+def predicted_scores(
+    recorded: dict[str, list[float]], scores: list[float], items: dict[str, list[float]]
+) -> list[float]:
+    """Each item's score as the recorded replies predict it: the mean score of its k nearest recorded items (k the
+    square root of their number) in the features, each scaled by its spread over the recorded items."""
+    names = list(recorded)
+    x = np.array([recorded[n] for n in names], dtype=float).T
+    scale = x.std(axis=0)
+    scale[scale == 0] = 1.0
+    targets = np.array([items[n] for n in names], dtype=float).T
+    k = max(1, round(math.sqrt(len(scores))))
+    y = np.asarray(scores, dtype=float)
+    distances = np.linalg.norm((targets[:, None, :] - x[None, :, :]) / scale, axis=2)
+    nearest = np.argsort(distances, axis=1, kind="stable")[:, :k]
+    return y[nearest].mean(axis=1).tolist()
+
+
 def report(
     names: tuple[str, str], items: tuple[int, int], features: list[dict[str, Any]], panel: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -154,6 +193,17 @@ def report(
         "panel": panel,
         "no_difference_detected": not any(r["differs"] for r in features) and all(r["agrees"] for r in panel),
     }
+
+
+def replies_section(
+    source: str, recorded: dict[str, list[float]], scores: list[float], fresh: list[float], published: list[float]
+) -> dict[str, Any]:
+    """The report's part on recorded replies: difficulty by feature, and the score the replies predict on each set
+    (per-item predictions from :func:`predicted_scores`), compared as a panel row. Shown, not part of the verdict:
+    the predictions come from the features the verdict already tests."""
+    (row,) = panel_rows({"predicted": fresh}, {"predicted": published})
+    return {"source": source, "records": len(scores), "mean_score": float(np.mean(scores)),
+            "difficulty": difficulty_rows(recorded, scores), "predicted": row}  # fmt: skip
 
 
 def verdict(report: dict[str, Any]) -> str:
@@ -206,4 +256,30 @@ def markdown(report: dict[str, Any]) -> str:
             f"{row['published_half_width']:.3f} | {row['difference']:+.3f} ± {row['difference_half_width']:.3f} | "
             f"{'yes' if row['agrees'] else '**no**'} |"
         )
+    if "replies" in report:
+        lines += _replies_markdown(report["replies"])
     return "\n".join([*lines, "", f"Verdict: {verdict(report)}.", ""])
+
+
+def _replies_markdown(replies: dict[str, Any]) -> list[str]:
+    row = replies["predicted"]
+    lines = [
+        "",
+        f"Recorded replies ({replies['source']}: {replies['records']} records, mean score "
+        f"{replies['mean_score']:.3f}). Difficulty by feature (Spearman's rho with the replies' score; negative: "
+        "items with more of it scored lower; permutation p, uncorrected):",
+        "",
+        "| feature | rho | p | records |",
+        "|---|---|---|---|",
+        *(f"| {r['feature']} | {r['rho']:+.2f} | {r['p']:.3g} | {r['n']} |" for r in replies["difficulty"]),
+        "",
+        "The score these replies predict on each set (each item scored as its nearest recorded items were; shown, "
+        "not part of the verdict):",
+        "",
+        "| | fresh | published | difference | agrees |",
+        "|---|---|---|---|---|",
+        f"| predicted score | {row['fresh']:.3f} ± {row['fresh_half_width']:.3f} | {row['published']:.3f} ± "
+        f"{row['published_half_width']:.3f} | {row['difference']:+.3f} ± {row['difference_half_width']:.3f} | "
+        f"{'yes' if row['agrees'] else '**no**'} |",
+    ]
+    return lines

@@ -223,3 +223,65 @@ def test_the_card_is_updated_only_on_request_and_only_for_unchanged_files(
     assert "# Calibration:" in (copy / "hf" / "README.md").read_text()
     (copy / "full_easy.jsonl").write_text((copy / "full_easy.jsonl").read_text().replace('"1"', '"0"', 1))
     assert "full_easy.jsonl changed since release.json was written" in _refused(*run, "--update-card")
+
+
+def _recorded(published_sphyr: Path) -> list[str]:
+    from tests.published import RECORDED_SUBJECTS, RESULTS_MODEL
+
+    folder = published_sphyr / "recorded_completions" / RESULTS_MODEL
+    return [arg for s in RECORDED_SUBJECTS for arg in ("--replies", str(folder / f"{s}_results.json"))]
+
+
+def test_recorded_replies_say_which_items_are_hard_and_what_each_set_predicts(
+    fresh_v2: Path, published_sphyr_v2: Path, published_sphyr: Path, tmp_path: Path
+) -> None:
+    """The published GPT-4.1 replies, rescored: difficulty by feature, and the score they predict on both sets."""
+    report_file = tmp_path / "report.json"
+    done = _mechbench("calibrate", "sphyr", "--set", str(fresh_v2), "--published", str(published_sphyr_v2),
+                      "--items", str(ITEMS), *_recorded(published_sphyr), "--json", str(report_file))  # fmt: skip
+    replies = json.loads(report_file.read_text())["replies"]
+    assert replies["records"] >= 18 and replies["source"] == "gpt-4.1-2025-04-14"  # full_* files name no subject
+    rows = {r["feature"]: r for r in replies["difficulty"]}
+    assert {"load cells", "support cells", "masked cells"} <= set(rows)
+    assert all(r["n"] == replies["records"] and -1 <= r["rho"] <= 1 for r in rows.values())
+    assert 0 <= replies["predicted"]["fresh"] <= 1 and replies["predicted"]["agrees"]
+    assert "Recorded replies (gpt-4.1-2025-04-14" in done.stdout and "predicted score" in done.stdout
+
+
+def test_replies_on_other_grids_are_refused(published_sphyr_v2_20: Path, published_sphyr: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mechbench", "calibrate", "sphyr", "--like", "v2-20",
+         "--set", str(published_sphyr_v2_20), "--published", str(published_sphyr_v2_20), *_recorded(published_sphyr)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 2 and "replies on other grids cannot speak for 20×20 items" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_replies_written_for_a_test_show_their_difficulty(sphyr_data: Path, tmp_path: Path) -> None:
+    """Replies right on items with many support cells and empty elsewhere: support cells make items easy, and a
+    set of such items is predicted to score higher than one without."""
+    from mechbench.benchmarks.sphyr.calibrate import read_replies, record_features
+
+    rows = [json.loads(line) for line in (sphyr_data / "full_easy.jsonl").read_text().splitlines() if line.strip()]
+    counts = [record_features(r["input_grid"], r["ground_truth"])["support cells"] for r in rows]
+    cut = sorted(counts)[len(counts) // 2]
+    records = [{**r, "subject": "full_easy",
+                "completion": "\n".join(" ".join(row) for row in r["ground_truth"]) if n >= cut else "nothing"}
+               for r, n in zip(rows, counts, strict=True)]  # fmt: skip
+    path = tmp_path / "model" / "full_easy_results.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(records))
+    replies = read_replies([path], 10)
+    assert replies.scores["full_easy"] == [1.0 if n >= cut else 0.0 for n in counts]
+    from mechbench.harness.calibration import difficulty_rows, predicted_scores
+
+    table = {k: [f[k] for f in replies.features["full_easy"]] for k in replies.features["full_easy"][0]}
+    rho = {r["feature"]: r["rho"] for r in difficulty_rows(table, replies.scores["full_easy"])}
+    assert rho["support cells"] > 0.5
+    many = {k: [v for v, n in zip(values, counts, strict=True) if n >= cut] for k, values in table.items()}
+    few = {k: [v for v, n in zip(values, counts, strict=True) if n < cut] for k, values in table.items()}
+    assert min(predicted_scores(table, replies.scores["full_easy"], many)) > 0.5
+    assert max(predicted_scores(table, replies.scores["full_easy"], few)) < 0.5
+    with pytest.raises(Exception, match="cannot speak for 20×20 items"):
+        read_replies([path], 20)

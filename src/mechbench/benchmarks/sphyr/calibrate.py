@@ -305,13 +305,95 @@ def panel_rows(fresh: SphyrSet, published: SphyrSet, solvers: tuple[str, ...] = 
     return calibration.panel_rows(a, b)
 
 
-def calibrate(fresh: SphyrSet, published: SphyrSet, solvers: tuple[str, ...] = PANEL) -> dict[str, Any]:
-    """The whole report of ``fresh`` against ``published`` (their first N items each, N the smaller count)."""
+def calibrate(
+    fresh: SphyrSet, published: SphyrSet, solvers: tuple[str, ...] = PANEL, replies: Replies | None = None
+) -> dict[str, Any]:
+    """The whole report of ``fresh`` against ``published`` (their first N items each, N the smaller count), with
+    what recorded ``replies`` say when given."""
     count = min(fresh.items, published.items)
     if count < MIN_ITEMS:
         raise DataSourceError(f"{count} items to compare; calibration needs at least {MIN_ITEMS} in each set")
     fresh, published = fresh.first(count), published.first(count)
     features = feature_rows(fresh, published)
     panel = panel_rows(fresh, published, solvers)
-    return {**calibration.report((fresh.name, published.name), (count, count), features, panel),
-            "score": "mean normalised score"}  # fmt: skip
+    report = calibration.report((fresh.name, published.name), (count, count), features, panel)
+    if replies is not None:
+        report["replies"] = replies_report(replies, fresh, published)
+    return {**report, "score": "mean normalised score"}
+
+
+# --- recorded replies --------------------------------------------------------------------------------------------
+
+
+def record_features(input_grid: Grid, truth: Grid) -> dict[str, float]:
+    """What a recorded reply's item looks like, from its own record (any subject, easy or hard): the layout, the
+    masked cells and the solid share of the truth's free cells (mean density for a hard truth)."""
+    size = len(truth)
+    loads, supports = _cells(truth, LOAD), _cells(truth, SUPPORT)
+    free = [float(t) for row in truth for t in row if t not in (LOAD, SUPPORT)]
+    return {
+        "load cells": float(len(loads)),
+        "support cells": float(len(supports)),
+        "support edges": float(len(_edges(supports, size))),
+        "masked cells": float(sum(t == MASK for row in input_grid for t in row)),
+        "solid share of free cells": float(np.mean(free)) if free else 0.0,
+    }
+
+
+@dataclass(frozen=True)
+class Replies:
+    """Recorded replies, rescored: per subject, each record's features and normalised score."""
+
+    source: str
+    features: dict[str, list[dict[str, float]]]
+    scores: dict[str, list[float]]
+
+
+def read_replies(paths: list[Path], size: int) -> Replies:
+    """Results files of published replies (the published JSON arrays, or JSONL with ``subject``), each record
+    rescored with the benchmark's metric; refused when their grids are not ``size`` cells a side."""
+    from mechbench.benchmarks.sphyr.rescore import read_results_file, record_grids
+
+    known = {subject for subject, _, _ in subject_kinds()}
+    features: dict[str, list[dict[str, float]]] = {}
+    scores: dict[str, list[float]] = {}
+    for path in paths:
+        for position, record in enumerate(read_results_file(path), 1):
+            input_grid, truth = record_grids(record, position, str(path))
+            subject = record.get("subject")
+            if subject not in known:  # the published full_* files say "input_grid" here: the file name tells
+                subject = path.name.removesuffix("_results.json").removesuffix(".jsonl")
+            if len(truth) != size:
+                raise DataSourceError(
+                    f"{path}: record {position} is {len(truth)} cells a side; replies on other grids cannot speak "
+                    f"for {size}×{size} items"
+                )
+            completion = record.get("completion")
+            score = score_grid(input_grid, truth, completion if isinstance(completion, str) else "").normalized_score
+            features.setdefault(str(subject), []).append(record_features(input_grid, truth))
+            scores.setdefault(str(subject), []).append(score)
+    source = ", ".join(sorted({p.parent.name or str(p) for p in paths}))
+    return Replies(source, features, scores)
+
+
+def replies_report(replies: Replies, fresh: SphyrSet, published: SphyrSet) -> dict[str, Any]:
+    """Difficulty by feature over every recorded reply, and the score the replies predict on each set: per item,
+    the mean over the recorded subjects of its nearest recorded items' scores."""
+    subjects = [s for s in replies.scores if s in fresh.records and s in published.records]
+    if not subjects:
+        raise DataSourceError(f"the replies ({', '.join(replies.scores)}) are on none of the sets' subjects")
+
+    def table(rows: list[dict[str, float]]) -> dict[str, list[float]]:
+        return {name: [row[name] for row in rows] for name in rows[0]}
+
+    def predicted(sphyr: SphyrSet) -> list[float]:
+        per_item = np.zeros(sphyr.items)
+        for subject in subjects:
+            items = [record_features(r["input_grid"], r["ground_truth"]) for r in sphyr.records[subject]]
+            recorded = table(replies.features[subject])
+            per_item += calibration.predicted_scores(recorded, replies.scores[subject], table(items))
+        return (per_item / len(subjects)).tolist()
+
+    pooled = table([row for subject in subjects for row in replies.features[subject]])
+    scores = [score for subject in subjects for score in replies.scores[subject]]
+    return calibration.replies_section(replies.source, pooled, scores, predicted(fresh), predicted(published))

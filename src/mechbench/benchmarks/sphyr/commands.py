@@ -289,6 +289,14 @@ def calibrate_sphyr_command(
             "matter, as both generators keep samples apart with a rule that binds harder as a set fills)."
         ),
     ] = None,
+    replies: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--replies",
+            help="A results file of published replies (repeatable; the published JSON arrays, e.g. GPT-4.1's): what "
+            "they say about item difficulty by feature, and the score they predict on each set.",
+        ),
+    ] = None,
     output: ReportOutputOption = None,
     json_output: JsonReportOption = None,
     update_card: Annotated[
@@ -302,7 +310,7 @@ def calibrate_sphyr_command(
 ) -> None:
     """Feature-by-feature tests and a panel of solvers of graded skill on a fresh set and the published one.
     Exits 1 when a difference is detected."""
-    from mechbench.benchmarks.sphyr.calibrate import calibrate, check_sizes, read_set, subject_paths
+    from mechbench.benchmarks.sphyr.calibrate import calibrate, check_sizes, read_replies, read_set, subject_paths
     from mechbench.benchmarks.sphyr.dataset import subject_file
     from mechbench.benchmarks.sphyr.generate import subject_kinds
     from mechbench.benchmarks.sphyr.release import LIKE
@@ -321,7 +329,8 @@ def calibrate_sphyr_command(
         published_set = read_set(paths, name, items)
         for one in (fresh_set, published_set):
             check_sizes(one, GRID_SIZES[like])  # type: ignore[index]
-        report = calibrate(fresh_set, published_set)
+        recorded = read_replies(replies, GRID_SIZES[like]) if replies else None  # type: ignore[index]
+        report = calibrate(fresh_set, published_set, replies=recorded)
         if update_card:
             from mechbench.benchmarks.sphyr.release import update_card as write_card
 
