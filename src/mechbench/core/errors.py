@@ -51,3 +51,11 @@ class BaselineInputError(MechbenchError, ValueError):
 
 class DataSourceError(MechbenchError):
     """A data source could not be found, downloaded or read, or is past mechbench's input limits."""
+
+
+class OfficialDataUnavailable(DataSourceError):
+    """The publisher's data could not be fetched; ``reason`` is why, without the hint the message adds."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from mechbench.core.errors import DataSourceError
+from mechbench.core.errors import DataSourceError, OfficialDataUnavailable
 from mechbench.core.paths import default_cache
 from mechbench.sources.download import unmask_url
 from mechbench.sources.files import files_sha256, find_file, read_data_text, within
@@ -161,9 +161,11 @@ class DataRoot:
 
 
 def _offline(title: str, error: DataSourceError) -> DataSourceError:
-    return DataSourceError(
-        f"the official {title} data could not be fetched ({error}); for mechbench's own generated set, offline, "
-        f"use -T data={BUNDLED} (or point -T data= at a local copy of the publisher's data)"
+    reason = f"the official {title} data could not be fetched ({error})"
+    return OfficialDataUnavailable(
+        f"{reason}; for mechbench's own generated set, offline, use -T data={BUNDLED} (or point -T data= at a local "
+        "copy of the publisher's data)",
+        reason,
     )
 
 

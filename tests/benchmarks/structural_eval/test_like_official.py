@@ -71,9 +71,9 @@ def test_fresh_trusses_are_pin_jointed_and_loaded_at_joints(structural_data: Pat
 
 
 def test_same_seed_same_bytes_whatever_the_workers(structural_data: Path, tmp_path: Path) -> None:
-    _generate(tmp_path / "one", structural_data, 12, 9, "--workers", "1")
-    _generate(tmp_path / "two", structural_data, 12, 9, "--workers", "2")
-    _generate(tmp_path / "other", structural_data, 12, 10)
+    _generate(tmp_path / "one", structural_data, 8, 9, "--workers", "1")
+    _generate(tmp_path / "two", structural_data, 8, 9, "--workers", "2")
+    _generate(tmp_path / "other", structural_data, 8, 10)
     one, two = (json.loads((tmp_path / d / "like.json").read_text()) for d in ("one", "two"))
     assert one == two
     other = json.loads((tmp_path / "other" / "like.json").read_text())
@@ -137,3 +137,55 @@ def test_a_drawn_truss_is_determinate_and_near_its_size(members: int, supports: 
         model = FrameModel.parse(structure_like((composition, level), random.Random(seed)))
         assert abs(len(model.links) - members) <= 2
         assert static_indeterminacy(model, pin_jointed=True) == 0
+
+
+def _release(out: Path, env: dict[str, str], workers: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "mechbench", "generate", "structural", "--like", "official", "--release", "2026-12",
+         "--workers", workers, "-o", str(out)],
+        capture_output=True, text=True, timeout=600, env=env,
+    )  # fmt: skip
+
+
+def test_a_release_is_the_same_bytes_in_two_processes(
+    http_server: tuple[Path, str], published_structural: Path, tmp_path: Path
+) -> None:
+    """The official set served from a local stand-in: the month's seed, 100 tasks, identical whatever the workers
+    and threads."""
+    import os
+
+    from mechbench.benchmarks.structural_eval.dataset import OFFICIAL_REVISION
+    from mechbench.harness.releases import month_seed
+    from tests.test_official_sources import _zip_folder
+
+    root, base = http_server
+    archive = root / "H1W0XXX" / "structural-eval-benchmark" / "archive" / f"{OFFICIAL_REVISION}.zip"
+    _zip_folder(published_structural, archive, f"structural-eval-benchmark-{OFFICIAL_REVISION}", "data/")
+    env = {**os.environ, "MECHBENCH_GITHUB": base, "MECHBENCH_CACHE": str(tmp_path / "cache")}
+    one = _release(tmp_path / "one", {**env, "OMP_NUM_THREADS": "1"}, "1")
+    two = _release(tmp_path / "two", {**env, "OMP_NUM_THREADS": "2"}, "2")
+    assert one.returncode == two.returncode == 0, one.stderr[-2000:] + two.stderr[-2000:]
+    manifests = [json.loads((tmp_path / d / "like.json").read_text()) for d in ("one", "two")]
+    assert manifests[0] == manifests[1]
+    assert manifests[0]["release"] == "2026-12" and manifests[0]["n"] == 100
+    assert manifests[0]["seed"] == month_seed("structural_eval", "official", "2026-12")
+    assert manifests[0]["files_sha256"] == set_digest(tmp_path / "two" / "data")
+    assert month_seed("structural_eval", "official", "2027-01") != manifests[0]["seed"]
+    closed = {**env, "MECHBENCH_GITHUB": "http://127.0.0.1:9", "MECHBENCH_CACHE": str(tmp_path / "empty")}
+    refused = _release(tmp_path / "three", closed, "1")
+    errors = [line for line in refused.stderr.splitlines() if line.startswith("error:")]
+    assert refused.returncode == 2 and len(errors) == 1 and "--like DIR takes a local copy" in errors[0]
+    assert "-T data" not in errors[0] and not (tmp_path / "three" / "like.json").exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("--release", "2026-12"), "add --like official"),
+        (("--like", "official", "--release", "2026-12", "--n", "5"), "drop --n and --seed"),
+        (("--like", "official", "--release", "12-2026"), "--release must name a month"),
+    ],
+)
+def test_release_options_are_checked(tmp_path: Path, args: tuple, message: str) -> None:
+    done = _run("generate", "structural", *args, "-o", str(tmp_path / "out"))
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr

@@ -240,6 +240,7 @@ def _published_for(like: str, against: str | None, release: str | None) -> tuple
     from mechbench.benchmarks.sphyr.dataset import subject_file
     from mechbench.benchmarks.sphyr.generate import subject_kinds
     from mechbench.benchmarks.sphyr.release import published_items
+    from mechbench.core.errors import OfficialDataUnavailable
 
     if against == "none":
         if release:
@@ -250,12 +251,13 @@ def _published_for(like: str, against: str | None, release: str | None) -> tuple
         try:
             paths = [subject_file(subject, None, version=like) for subject in easy]  # type: ignore[arg-type]
         except MechbenchError as error:
+            reason = error.reason if isinstance(error, OfficialDataUnavailable) else error  # not the -T data hint
             if against == "official" or release:
                 raise DataSourceError(
-                    f"a release is drawn away from the official {like} items, which could not be had ({error}); "
+                    f"a release is drawn away from the official {like} items, which could not be had ({reason}); "
                     "pass --against DIR with a local copy of them, or --seed N for a set that is not a release"
                 ) from None
-            typer.echo(f"warning: not checked against the published {like} items ({error})", err=True)
+            typer.echo(f"warning: not checked against the published {like} items ({reason})", err=True)
             return None, None
         source = f"the official {like} set"
     else:

@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from pathlib import Path
 from typing import Any
 
 from mechbench.core.errors import DataSourceError, UsageError
+from mechbench.harness.releases import month_seed
 from mechbench.sources.files import read_data_text
 
 LIKE = ("v2", "v2-20")
 """The published sets a release can be drawn like."""
 RELEASE_ITEMS = 100
 """Items per subject of a release, as in the published v2 and v2-20 sets."""
-_RELEASE = re.compile(r"^(20[2-9]\d)-(0[1-9]|1[0-2])$")
 MANIFEST = "release.json"
 KNOWN_RELEASES: dict[tuple[str, str], str] = {}
 """(drawn like, release) → SHA-256 of the set as cut and published in docs/releases.md; a set whose release.json names
@@ -36,12 +35,9 @@ SHARD = "test-00000-of-00001.parquet"
 
 def release_seed(like: str, release: str) -> int:
     """The seed of release ``release`` (``YYYY-MM``) of a set drawn like ``like``: a hash of both names."""
-    if not _RELEASE.match(release):
-        raise UsageError(f"--release must name a month as YYYY-MM (e.g. 2026-12), got {release!r}")
     if like not in LIKE:
         raise UsageError(f"--like must be one of {', '.join(LIKE)}, got {like!r}")
-    digest = hashlib.sha256(f"mechbench/sphyr/{like}/{release}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
+    return month_seed("sphyr", like, release)
 
 
 def published_items(paths: list[Path]) -> list[dict]:

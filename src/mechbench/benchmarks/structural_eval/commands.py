@@ -64,8 +64,8 @@ def score_structural(
 
 def generate_structural(
     output: Annotated[Path, typer.Option("-o", "--output", help="Folder to write (official layout under data/).")],
-    n: Annotated[int, typer.Option("--n", help="Number of tasks.")] = 30,
-    seed: Annotated[int, typer.Option(help="Random seed (same seed, same bytes).")] = 1,
+    n: Annotated[int | None, typer.Option("--n", help="Number of tasks (default 30; 100 for a release).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Random seed (default 1; same seed, same bytes).")] = None,
     difficulty: Annotated[str, typer.Option(help="1-5 or mix.")] = "mix",
     kinds: Annotated[str, typer.Option(help="Comma list of beam, frame, truss.")] = "beam,frame,truss",
     diagrams: Annotated[bool, typer.Option("--diagrams/--no-diagrams", help="Store N/V/M diagrams.")] = True,
@@ -77,13 +77,23 @@ def generate_structural(
             "published task's composition (kind, level, members, supports, hinges, loads), written with like.json.",
         ),
     ] = None,
+    release: Annotated[
+        str | None,
+        typer.Option(
+            "--release",
+            help="YYYY-MM: the month's release of --like official (100 tasks, the seed taken from the month, so "
+            "every user draws the same bytes).",
+        ),
+    ] = None,
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
 ) -> None:
     """StructuralEval tasks with drawings and solver ground truth; with --like, composed like the published set."""
     from mechbench.benchmarks.structural_eval.generated_set import write_structural
+    from mechbench.benchmarks.structural_eval.like_official import RELEASE_TASKS
     from mechbench.frame.generate import KINDS
+    from mechbench.harness.releases import month_seed
 
     chosen = tuple(k.strip() for k in kinds.split(",") if k.strip())
     if not chosen or any(k not in KINDS for k in chosen):
@@ -92,6 +102,17 @@ def generate_structural(
         fail(f"--difficulty must be 1-5 or mix, got {difficulty!r}")
     if like is not None and (difficulty != "mix" or chosen != KINDS):
         fail("--like takes kinds and levels from the published set: drop --difficulty and --kinds")
+    if release is not None:
+        if like != "official":
+            fail("--release cuts a set drawn like the official set: add --like official")
+        if n is not None or seed is not None:
+            fail("a release has 100 tasks and takes its seed from the month: drop --n and --seed")
+    try:
+        drawn_seed = month_seed("structural_eval", "official", release) if release else (1 if seed is None else seed)
+    except MechbenchError as error:
+        fail(str(error))
+    n = RELEASE_TASKS if release else (30 if n is None else n)
+    seed = drawn_seed
     generation_target(output, n)
     try:
         recipes, source = _recipes(like) if like is not None else (None, "")
@@ -102,7 +123,7 @@ def generate_structural(
         if recipes is not None:
             from mechbench.benchmarks.structural_eval.like_official import write_manifest
 
-            write_manifest(output, source, recipes, seed, n)
+            write_manifest(output, source, recipes, seed, n, release)
     except MechbenchError as error:
         fail(str(error))
     typer.echo(f"wrote {len(ids)} tasks to {output / 'data'}" + (f", drawn like {source}" if like else ""))
@@ -112,10 +133,15 @@ def _recipes(like: str) -> tuple[list, str]:
     """The published tasks' recipes for --like, and a description of the set they came from."""
     from mechbench.benchmarks.structural_eval.dataset import load_tasks, open_structural
     from mechbench.benchmarks.structural_eval.like_official import recipe_of
+    from mechbench.core.errors import OfficialDataUnavailable
 
     try:
         source = open_structural(None if like == "official" else like)
         return [recipe_of(task) for task in load_tasks(source)], source.description
+    except OfficialDataUnavailable as error:
+        raise MechbenchError(
+            f"--like official: {error.reason}; --like DIR takes a local copy of the published set in its layout"
+        ) from None
     except MechbenchError as error:
         raise MechbenchError(f"--like {like}: the published set could not be had ({error})") from None
 

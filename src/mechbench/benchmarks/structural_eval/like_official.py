@@ -27,6 +27,8 @@ from mechbench.frame.determinacy import moment_releases
 from mechbench.frame.solve import solve
 from mechbench.frame.varied import BUILDERS, Composition
 
+RELEASE_TASKS = 100
+"""Tasks in a monthly release (four rounds of the official set's 25 recipes)."""
 DRAWS = 2000
 """Draws per task before the recipe is given up as one the builders cannot meet."""
 
@@ -92,12 +94,15 @@ def set_digest(data: Path) -> str:
     return digest.hexdigest()
 
 
-def write_manifest(out: Path, source: str, recipes: list[tuple[Composition, int]], seed: int, n: int) -> dict:
-    """``like.json`` beside ``data/``: which published set the recipes came from (and their digest), the seed and
-    the composition drawn, with the digest of the files written."""
+def write_manifest(
+    out: Path, source: str, recipes: list[tuple[Composition, int]], seed: int, n: int, release: str | None = None
+) -> dict:
+    """``like.json`` beside ``data/``: which published set the recipes came from (and their digest), the release,
+    the seed and the composition drawn, with the digest of the files written."""
     drawn = Counter(f"{c.kind} level {level}" for c, level in recipe_order(recipes, n, seed))
     manifest = {
         "like": source,
+        "release": release,
         "recipes": len(recipes),
         "recipes_sha256": recipes_digest(recipes),
         "seed": seed,
