@@ -59,3 +59,6 @@ class OfficialDataUnavailable(DataSourceError):
     def __init__(self, message: str, reason: str) -> None:
         super().__init__(message)
         self.reason = reason
+
+    def __reduce__(self) -> tuple:  # raised in a worker process, it must arrive whole
+        return type(self), (str(self), self.reason)

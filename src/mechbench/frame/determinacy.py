@@ -48,24 +48,29 @@ def stiffness_note(model: FrameModel) -> str | None:
 
 RESTRAINTS = {"fixed": 3, "pin": 2, "roller": 1, "slider": 2}
 """Reaction components of each support kind."""
+TRUSS_RESTRAINTS = {"fixed": 2, "pin": 2, "roller": 1, "slider": 1}
+"""The components that restrain a pin-jointed truss: a support's rotation restraint holds nothing at a pin joint."""
 
 
 def moment_releases(model: FrameModel) -> int:
     """Moment releases at the joints: each hinged member end releases one, but a joint where every member end is
-    hinged releases one fewer (its members still share the joint's displacement)."""
+    hinged releases one fewer (its members still share the joint's displacement), unless a support holds the
+    joint's rotation (fixed, slider): then every end is released from it."""
+    held = {s.at.id for s in model.supports if s.at.type == "point" and s.kind in ("fixed", "slider")}
     ends: dict[str, list[bool]] = {}
     for link in model.links:
         ends.setdefault(link.a, []).append(link.endA == "hinge")
         ends.setdefault(link.b, []).append(link.endB == "hinge")
-    return sum(sum(hinged) if not all(hinged) else len(hinged) - 1 for hinged in ends.values())
+    return sum(len(hinged) - (point not in held) if all(hinged) else sum(hinged) for point, hinged in ends.items())
 
 
 def static_indeterminacy(model: FrameModel, *, pin_jointed: bool = False) -> int:
     """The degree of static indeterminacy by counting: reactions + 3 per member − 3 per joint − moment releases for
-    a frame; reactions + members − 2 per joint for a pin-jointed truss (``pin_jointed``, whatever its drawn joints).
-    Negative for a mechanism; counting cannot see a geometrically unstable arrangement."""
-    reactions = sum(RESTRAINTS[support.kind] for support in model.supports)
+    a frame; reactions + members − 2 per joint for a pin-jointed truss (``pin_jointed``, whatever its drawn joints;
+    a support's rotation restraint holds nothing there). Negative for a mechanism; counting cannot see a
+    geometrically unstable arrangement."""
     joints = len({end for link in model.links for end in (link.a, link.b)})
     if pin_jointed:
-        return reactions + len(model.links) - 2 * joints
+        return sum(TRUSS_RESTRAINTS[support.kind] for support in model.supports) + len(model.links) - 2 * joints
+    reactions = sum(RESTRAINTS[support.kind] for support in model.supports)
     return reactions + 3 * len(model.links) - 3 * joints - moment_releases(model)

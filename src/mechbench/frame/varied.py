@@ -18,7 +18,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from mechbench.frame.determinacy import RESTRAINTS
+from mechbench.frame.determinacy import TRUSS_RESTRAINTS
 from mechbench.frame.generate import ModelBuilder
 
 POINT_FORCES = (4, 5, 6, 10, 15, 20, 30, 40, 50, 60)
@@ -168,7 +168,7 @@ def frame(rng: random.Random, comp: Composition) -> dict[str, Any] | None:
         return None
     leaves = [n for n in sorted(nodes) if degree[n] == 1]
     # Supports go on free ends first, then on the lowest joints (a column foot inside a bay).
-    others = sorted((n for n in nodes if degree[n] > 1), key=lambda n: (n[1], rng.random()))
+    others = sorted((n for n in sorted(nodes) if degree[n] > 1), key=lambda n: (n[1], rng.random()))
     candidates = rng.sample(leaves, len(leaves)) + others
     b = ModelBuilder()
     ids = {n: b.point(xs[n[0]], ys[n[1]]) for n in sorted(nodes)}
@@ -216,8 +216,8 @@ def _panels(members: int, reactions: int) -> list[tuple[str, int]]:
 
 def truss(rng: random.Random, comp: Composition) -> dict[str, Any] | None:
     """A pin-jointed Pratt, Howe or Warren truss near ``comp.members`` members, loaded at its joints."""
-    reactions = sum(RESTRAINTS[kind] for kind in comp.supports)
-    if reactions not in (3, 4) or len(comp.supports) not in (2, 3):
+    reactions = sum(TRUSS_RESTRAINTS[kind] for kind in comp.supports)
+    if not 3 <= reactions <= 5 or not 2 <= len(comp.supports) <= 4:
         return None
     style, panels = rng.choice(_panels(comp.members, reactions))
     width, height = _value(rng, PANEL_WIDTHS), _value(rng, TRUSS_HEIGHTS)
@@ -242,14 +242,16 @@ def truss(rng: random.Random, comp: Composition) -> dict[str, Any] | None:
             if i == panels // 2:
                 middle_diagonal = pairs[-1]
     kinds = sorted(comp.supports, key=lambda k: k != "pin")
-    if reactions == 4:
-        # One member of the middle panel out (a diagonal, or the bottom chord: two trusses joined by a pin);
-        # the count stays determinate and the solver rejects the draws that are mechanisms.
-        chord = (bottom[panels // 2], bottom[panels // 2 + 1])
-        pairs.remove(rng.choice([chord] if middle_diagonal is None else [chord, middle_diagonal]))
+    if reactions > 3:
+        # Each reaction past three takes one member out (the middle panel's diagonal or bottom chords: trusses
+        # joined by pins), so the count stays determinate; the solver rejects the draws that are mechanisms.
+        chords = [(bottom[i], bottom[i + 1]) for i in range(panels)]
+        removable = chords + ([middle_diagonal] if middle_diagonal else [])
+        for member in rng.sample(removable, reactions - 3):
+            pairs.remove(member)
     for a, c in pairs:
         b.link(a, c, "hinge", "hinge")
-    at = [bottom[0], bottom[-1]] + ([bottom[rng.randrange(1, panels)]] if len(kinds) == 3 else [])  # extra roller
+    at = [bottom[0], bottom[-1], *rng.sample(bottom[1:-1], len(kinds) - 2)]  # extra supports under interior joints
     for node, kind in zip(at, kinds, strict=True):
         b.support(node, kind, 0.0)
     loadable = [p for p in [*top, *bottom[1:-1]] if p not in at]

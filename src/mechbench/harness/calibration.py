@@ -141,33 +141,47 @@ def panel_rows(fresh: dict[str, list[float]], published: dict[str, list[float]])
     return rows
 
 
-def difficulty_rows(features: dict[str, list[float]], scores: list[float]) -> list[dict[str, Any]]:
-    """What recorded replies say about difficulty: per feature that varies, Spearman's rho between the feature and
-    the replies' scores over the recorded items, with its permutation p-value (pairings resampled)."""
+BOOTSTRAPS = 999
+"""Resamples of the replies' predicted-score comparison (seeded)."""
+Recorded = tuple[dict[str, list[float]], list[float]]
+"""Recorded replies of one subject: their features (a column per feature) and their scores."""
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
     from scipy import stats
 
+    return stats.rankdata(values)
+
+
+def difficulty_rows(features: dict[str, list[float]], scores: list[float], groups: list[str]) -> list[dict[str, Any]]:
+    """What recorded replies say about difficulty: per feature that varies, Spearman's rho between the feature and
+    the replies' scores, and its permutation p-value with the scores shuffled within each group (subject): a feature
+    that only tells the subjects apart, whose scores differ in scale, is then no evidence."""
+    rng = np.random.default_rng(0)
+    y = _ranks(np.asarray(scores, dtype=float))
+    members = [np.flatnonzero(np.asarray(groups) == g) for g in sorted(set(groups))]
+    shuffled = np.repeat(y[None, :], PERMUTATIONS, axis=0)
+    for index in members:
+        shuffled[:, index] = rng.permuted(shuffled[:, index], axis=1)
     rows = []
-    y = np.asarray(scores, dtype=float)
     for name, values in features.items():
-        x = np.asarray(values, dtype=float)
-        if len(set(x.tolist())) < 2 or len(set(y.tolist())) < 2:
+        x = _ranks(np.asarray(values, dtype=float))
+        if np.ptp(x) == 0 or np.ptp(y) == 0:
             continue
-        found = stats.permutation_test(
-            (x,),
-            lambda u: stats.spearmanr(u, y).statistic,
-            permutation_type="pairings",
-            n_resamples=PERMUTATIONS,
-            rng=np.random.default_rng(0),
-        )
-        rows.append({"feature": name, "rho": float(found.statistic), "p": float(found.pvalue), "n": len(x)})
+        xc = (x - x.mean()) / np.linalg.norm(x - x.mean())
+        observed = float(xc @ (y - y.mean()) / np.linalg.norm(y - y.mean()))
+        null = (shuffled - y.mean()) @ xc / np.linalg.norm(y - y.mean())
+        p = (1 + int(np.sum(np.abs(null) >= abs(observed) - 1e-12))) / (PERMUTATIONS + 1)
+        rows.append({"feature": name, "rho": observed, "p": p, "n": len(x)})
     return rows
 
 
 def predicted_scores(
     recorded: dict[str, list[float]], scores: list[float], items: dict[str, list[float]]
-) -> list[float]:
+) -> np.ndarray:
     """Each item's score as the recorded replies predict it: the mean score of its k nearest recorded items (k the
-    square root of their number) in the features, each scaled by its spread over the recorded items."""
+    square root of their number; every item tied with the k-th counts) in the features, each scaled by its spread
+    over the recorded items."""
     names = list(recorded)
     x = np.array([recorded[n] for n in names], dtype=float).T
     scale = x.std(axis=0)
@@ -176,8 +190,44 @@ def predicted_scores(
     k = max(1, round(math.sqrt(len(scores))))
     y = np.asarray(scores, dtype=float)
     distances = np.linalg.norm((targets[:, None, :] - x[None, :, :]) / scale, axis=2)
-    nearest = np.argsort(distances, axis=1, kind="stable")[:, :k]
-    return y[nearest].mean(axis=1).tolist()
+    kth = np.sort(distances, axis=1)[:, k - 1 : k]
+    near = distances <= kth + 1e-9
+    return (near * y).sum(axis=1) / near.sum(axis=1)
+
+
+def predicted_comparison(
+    recorded: dict[str, Recorded],
+    fresh: dict[str, dict[str, list[float]]],
+    published: dict[str, dict[str, list[float]]],
+) -> dict[str, Any]:
+    """The score recorded replies predict on two sets (per item, averaged over the recorded subjects), with 95 %
+    bootstrap intervals that resample the replies (within subject) and the items of each set together."""
+    rng = np.random.default_rng(0)
+    subjects = sorted(recorded)
+
+    def mean(sets: dict[str, dict[str, list[float]]], picks: dict[str, np.ndarray], items: np.ndarray) -> float:
+        total = 0.0
+        for subject in subjects:
+            table, scores = recorded[subject]
+            chosen = picks[subject]
+            rows = {name: [table[name][i] for i in chosen] for name in table}
+            items_table = {name: [sets[subject][name][i] for i in items] for name in table}
+            total += float(predicted_scores(rows, [scores[i] for i in chosen], items_table).mean())
+        return total / len(subjects)
+
+    whole = {s: np.arange(len(recorded[s][1])) for s in subjects}
+    sizes = [len(next(iter(sets[subjects[0]].values()))) for sets in (fresh, published)]
+    point = (mean(fresh, whole, np.arange(sizes[0])), mean(published, whole, np.arange(sizes[1])))
+    draws = []
+    for _ in range(BOOTSTRAPS):
+        picks = {s: rng.integers(0, len(whole[s]), len(whole[s])) for s in subjects}
+        a = mean(fresh, picks, rng.integers(0, sizes[0], sizes[0]))
+        b = mean(published, picks, rng.integers(0, sizes[1], sizes[1]))
+        draws.append((a, b, a - b))
+    low, high = np.percentile(np.array(draws), [100 * (1 - CONFIDENCE) / 2, 100 * (1 + CONFIDENCE) / 2], axis=0)
+    return {"fresh": point[0], "fresh_interval": [low[0], high[0]], "published": point[1],
+            "published_interval": [low[1], high[1]], "difference": point[0] - point[1],
+            "difference_interval": [low[2], high[2]], "agrees": bool(low[2] <= 0 <= high[2])}  # fmt: skip
 
 
 def report(
@@ -196,14 +246,22 @@ def report(
 
 
 def replies_section(
-    source: str, recorded: dict[str, list[float]], scores: list[float], fresh: list[float], published: list[float]
+    source: str,
+    recorded: dict[str, Recorded],
+    fresh: dict[str, dict[str, list[float]]],
+    published: dict[str, dict[str, list[float]]],
 ) -> dict[str, Any]:
-    """The report's part on recorded replies: difficulty by feature, and the score the replies predict on each set
-    (per-item predictions from :func:`predicted_scores`), compared as a panel row. Shown, not part of the verdict:
-    the predictions come from the features the verdict already tests."""
-    (row,) = panel_rows({"predicted": fresh}, {"predicted": published})
-    return {"source": source, "records": len(scores), "mean_score": float(np.mean(scores)),
-            "difficulty": difficulty_rows(recorded, scores), "predicted": row}  # fmt: skip
+    """The report's part on recorded replies (per subject: their features and scores; per set and subject: its
+    items' features): difficulty by feature over every reply, and the score the replies predict on each set. Shown,
+    not part of the verdict: the predictions come from the features the verdict already tests."""
+    subjects = sorted(recorded)
+    names = list(recorded[subjects[0]][0])
+    pooled = {name: [v for s in subjects for v in recorded[s][0][name]] for name in names}
+    scores = [v for s in subjects for v in recorded[s][1]]
+    groups = [s for s in subjects for _ in recorded[s][1]]
+    return {"source": source, "subjects": subjects, "records": len(scores), "mean_score": float(np.mean(scores)),
+            "difficulty": difficulty_rows(pooled, scores, groups),
+            "predicted": predicted_comparison(recorded, fresh, published)}  # fmt: skip
 
 
 def verdict(report: dict[str, Any]) -> str:
@@ -263,23 +321,27 @@ def markdown(report: dict[str, Any]) -> str:
 
 def _replies_markdown(replies: dict[str, Any]) -> list[str]:
     row = replies["predicted"]
-    lines = [
+
+    def span(low_high: list[float], sign: str = "") -> str:
+        return f"[{low_high[0]:{sign}.3f}, {low_high[1]:{sign}.3f}]"
+
+    return [
         "",
-        f"Recorded replies ({replies['source']}: {replies['records']} records, mean score "
-        f"{replies['mean_score']:.3f}). Difficulty by feature (Spearman's rho with the replies' score; negative: "
-        "items with more of it scored lower; permutation p, uncorrected):",
+        f"Recorded replies ({replies['source']}: {replies['records']} records of {', '.join(replies['subjects'])}; "
+        f"mean score {replies['mean_score']:.3f}). Difficulty by feature (Spearman's rho with the replies' score; "
+        "negative: items with more of it scored lower; permutation p with scores shuffled within each subject, "
+        "uncorrected):",
         "",
         "| feature | rho | p | records |",
         "|---|---|---|---|",
         *(f"| {r['feature']} | {r['rho']:+.2f} | {r['p']:.3g} | {r['n']} |" for r in replies["difficulty"]),
         "",
-        "The score these replies predict on each set (each item scored as its nearest recorded items were; shown, "
-        "not part of the verdict):",
+        "The score these replies predict on each set (each item scored as its nearest recorded items were; 95 % "
+        "bootstrap intervals over the replies and the items; shown, not part of the verdict):",
         "",
         "| | fresh | published | difference | agrees |",
         "|---|---|---|---|---|",
-        f"| predicted score | {row['fresh']:.3f} ± {row['fresh_half_width']:.3f} | {row['published']:.3f} ± "
-        f"{row['published_half_width']:.3f} | {row['difference']:+.3f} ± {row['difference_half_width']:.3f} | "
+        f"| predicted score | {row['fresh']:.3f} {span(row['fresh_interval'])} | {row['published']:.3f} "
+        f"{span(row['published_interval'])} | {row['difference']:+.3f} {span(row['difference_interval'], '+')} | "
         f"{'yes' if row['agrees'] else '**no**'} |",
     ]
-    return lines

@@ -240,11 +240,15 @@ def test_recorded_replies_say_which_items_are_hard_and_what_each_set_predicts(
     done = _mechbench("calibrate", "sphyr", "--set", str(fresh_v2), "--published", str(published_sphyr_v2),
                       "--items", str(ITEMS), *_recorded(published_sphyr), "--json", str(report_file))  # fmt: skip
     replies = json.loads(report_file.read_text())["replies"]
-    assert replies["records"] >= 18 and replies["source"] == "gpt-4.1-2025-04-14"  # full_* files name no subject
+    assert replies["records"] >= 18 and replies["source"] == "gpt-4.1-2025-04-14"
+    assert replies["subjects"] == sorted(["1_random_cell_easy", "1_random_cell_hard", "full_easy", "full_hard"])
     rows = {r["feature"]: r for r in replies["difficulty"]}
-    assert {"load cells", "support cells", "masked cells"} <= set(rows)
     assert all(r["n"] == replies["records"] and -1 <= r["rho"] <= 1 for r in rows.values())
-    assert 0 <= replies["predicted"]["fresh"] <= 1 and replies["predicted"]["agrees"]
+    assert rows["support cells"]["rho"] > 0.5  # more support cells, higher scores (the recorded replies' one signal)
+    assert rows["masked cells"]["p"] > 0.5  # it only tells the subjects apart: shuffled within them, no evidence
+    predicted = replies["predicted"]
+    low, high = predicted["difference_interval"]
+    assert low <= predicted["difference"] <= high and predicted["agrees"] == (low <= 0 <= high)
     assert "Recorded replies (gpt-4.1-2025-04-14" in done.stdout and "predicted score" in done.stdout
 
 
@@ -259,29 +263,38 @@ def test_replies_on_other_grids_are_refused(published_sphyr_v2_20: Path, publish
 
 
 def test_replies_written_for_a_test_show_their_difficulty(sphyr_data: Path, tmp_path: Path) -> None:
-    """Replies right on items with many support cells and empty elsewhere: support cells make items easy, and a
-    set of such items is predicted to score higher than one without."""
+    """Replies right on items with many support cells and empty elsewhere: support cells make items easy, and items
+    held out of the replies are predicted accordingly."""
     from mechbench.benchmarks.sphyr.calibrate import read_replies, record_features
+    from mechbench.harness.calibration import difficulty_rows, predicted_scores
 
     rows = [json.loads(line) for line in (sphyr_data / "full_easy.jsonl").read_text().splitlines() if line.strip()]
     counts = [record_features(r["input_grid"], r["ground_truth"])["support cells"] for r in rows]
     cut = sorted(counts)[len(counts) // 2]
+    right = "\n".join
     records = [{**r, "subject": "full_easy",
-                "completion": "\n".join(" ".join(row) for row in r["ground_truth"]) if n >= cut else "nothing"}
+                "completion": right(" ".join(row) for row in r["ground_truth"]) if n >= cut else "nothing"}
                for r, n in zip(rows, counts, strict=True)]  # fmt: skip
+    recorded, held_out = records[::2], records[1::2]
     path = tmp_path / "model" / "full_easy_results.json"
     path.parent.mkdir()
-    path.write_text(json.dumps(records))
+    path.write_text(json.dumps(recorded))
     replies = read_replies([path], 10)
-    assert replies.scores["full_easy"] == [1.0 if n >= cut else 0.0 for n in counts]
-    from mechbench.harness.calibration import difficulty_rows, predicted_scores
-
-    table = {k: [f[k] for f in replies.features["full_easy"]] for k in replies.features["full_easy"][0]}
-    rho = {r["feature"]: r["rho"] for r in difficulty_rows(table, replies.scores["full_easy"])}
+    assert replies.scores["full_easy"] == [1.0 if n >= cut else 0.0 for n in counts[::2]]
+    features = replies.features["full_easy"]
+    table = {k: [f[k] for f in features] for k in features[0]}
+    rho = {r["feature"]: r["rho"] for r in difficulty_rows(table, replies.scores["full_easy"], ["a"] * len(features))}
     assert rho["support cells"] > 0.5
-    many = {k: [v for v, n in zip(values, counts, strict=True) if n >= cut] for k, values in table.items()}
-    few = {k: [v for v, n in zip(values, counts, strict=True) if n < cut] for k, values in table.items()}
-    assert min(predicted_scores(table, replies.scores["full_easy"], many)) > 0.5
-    assert max(predicted_scores(table, replies.scores["full_easy"], few)) < 0.5
+    held = [record_features(r["input_grid"], r["ground_truth"]) for r in held_out]
+    many = {k: [f[k] for f, n in zip(held, counts[1::2], strict=True) if n >= cut] for k in table}
+    few = {k: [f[k] for f, n in zip(held, counts[1::2], strict=True) if n < cut] for k in table}
+    assert predicted_scores(table, replies.scores["full_easy"], many).mean() > 0.6
+    assert predicted_scores(table, replies.scores["full_easy"], few).mean() < 0.4
     with pytest.raises(Exception, match="cannot speak for 20×20 items"):
         read_replies([path], 20)
+    broken = tmp_path / "broken" / "full_easy_results.json"
+    broken.parent.mkdir()
+    bad = {**recorded[0], "ground_truth": [["X"] * 10, *recorded[0]["ground_truth"][1:]]}
+    broken.write_text(json.dumps([bad]))
+    with pytest.raises(Exception, match=r"record 1: ground_truth holds 'X', not a full_easy cell"):
+        read_replies([broken], 10)

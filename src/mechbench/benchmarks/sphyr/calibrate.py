@@ -359,19 +359,24 @@ def read_replies(paths: list[Path], size: int) -> Replies:
     scores: dict[str, list[float]] = {}
     for path in paths:
         for position, record in enumerate(read_results_file(path), 1):
+            where = f"{path}: record {position}"
             input_grid, truth = record_grids(record, position, str(path))
             subject = record.get("subject")
-            if subject not in known:  # the published full_* files say "input_grid" here: the file name tells
+            if not isinstance(subject, str) or subject not in known:  # the published full_* files say "input_grid"
                 subject = path.name.removesuffix("_results.json").removesuffix(".jsonl")
-            if len(truth) != size:
-                raise DataSourceError(
-                    f"{path}: record {position} is {len(truth)} cells a side; replies on other grids cannot speak "
-                    f"for {size}×{size} items"
-                )
+            if subject not in known:
+                raise DataSourceError(f"{where}: names no SPhyR subject, nor does its file name")
+            for field, grid in (("input_grid", input_grid), ("ground_truth", truth)):
+                if len(grid) != size or any(len(row) != size for row in grid):
+                    raise DataSourceError(
+                        f"{where}: {field} is not {size}×{size}; replies on other grids cannot speak for "
+                        f"{size}×{size} items"
+                    )
+            _check_record({"input_grid": input_grid, "ground_truth": truth}, subject, where)
             completion = record.get("completion")
             score = score_grid(input_grid, truth, completion if isinstance(completion, str) else "").normalized_score
-            features.setdefault(str(subject), []).append(record_features(input_grid, truth))
-            scores.setdefault(str(subject), []).append(score)
+            features.setdefault(subject, []).append(record_features(input_grid, truth))
+            scores.setdefault(subject, []).append(score)
     source = ", ".join(sorted({p.parent.name or str(p) for p in paths}))
     return Replies(source, features, scores)
 
@@ -379,21 +384,16 @@ def read_replies(paths: list[Path], size: int) -> Replies:
 def replies_report(replies: Replies, fresh: SphyrSet, published: SphyrSet) -> dict[str, Any]:
     """Difficulty by feature over every recorded reply, and the score the replies predict on each set: per item,
     the mean over the recorded subjects of its nearest recorded items' scores."""
-    subjects = [s for s in replies.scores if s in fresh.records and s in published.records]
-    if not subjects:
-        raise DataSourceError(f"the replies ({', '.join(replies.scores)}) are on none of the sets' subjects")
+    absent = sorted(s for s in replies.scores if s not in fresh.records or s not in published.records)
+    if absent:
+        raise DataSourceError(f"replies on subjects the sets do not hold: {', '.join(absent)}")
 
     def table(rows: list[dict[str, float]]) -> dict[str, list[float]]:
         return {name: [row[name] for row in rows] for name in rows[0]}
 
-    def predicted(sphyr: SphyrSet) -> list[float]:
-        per_item = np.zeros(sphyr.items)
-        for subject in subjects:
-            items = [record_features(r["input_grid"], r["ground_truth"]) for r in sphyr.records[subject]]
-            recorded = table(replies.features[subject])
-            per_item += calibration.predicted_scores(recorded, replies.scores[subject], table(items))
-        return (per_item / len(subjects)).tolist()
+    def items(sphyr: SphyrSet) -> dict[str, dict[str, list[float]]]:
+        return {s: table([record_features(r["input_grid"], r["ground_truth"]) for r in sphyr.records[s]])
+                for s in replies.scores}  # fmt: skip
 
-    pooled = table([row for subject in subjects for row in replies.features[subject]])
-    scores = [score for subject in subjects for score in replies.scores[subject]]
-    return calibration.replies_section(replies.source, pooled, scores, predicted(fresh), predicted(published))
+    recorded = {s: (table(replies.features[s]), replies.scores[s]) for s in replies.scores}
+    return calibration.replies_section(replies.source, recorded, items(fresh), items(published))

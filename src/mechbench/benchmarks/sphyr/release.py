@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mechbench.core.errors import DataSourceError, UsageError
-from mechbench.harness.releases import month_seed
+from mechbench.harness.releases import library_stack, month_seed
 from mechbench.sources.files import read_data_text
 
 LIKE = ("v2", "v2-20")
@@ -87,18 +87,6 @@ def write_manifest(
     }
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
-
-
-def library_stack() -> dict[str, str]:
-    """The versions the truths' floating point depends on (the same stack gives the same bytes)."""
-    import platform
-
-    import numba
-    import numpy
-    import scipy
-
-    return {"python": platform.python_version(), "numpy": numpy.__version__, "scipy": scipy.__version__,
-            "numba": numba.__version__, "machine": platform.machine()}  # fmt: skip
 
 
 def write_hf_folder(out: Path, manifest: dict[str, Any], equivalence: str | None = None) -> Path:

@@ -132,12 +132,14 @@ def generate_structural(
 def _recipes(like: str) -> tuple[list, str]:
     """The published tasks' recipes for --like, and a description of the set they came from."""
     from mechbench.benchmarks.structural_eval.dataset import load_tasks, open_structural
-    from mechbench.benchmarks.structural_eval.like_official import recipe_of
+    from mechbench.benchmarks.structural_eval.like_official import check_recipes, recipe_of
     from mechbench.core.errors import OfficialDataUnavailable
 
     try:
         source = open_structural(None if like == "official" else like)
-        return [recipe_of(task) for task in load_tasks(source)], source.description
+        tasks = load_tasks(source)
+        check_recipes(tasks)
+        return [recipe_of(task) for task in tasks], source.description
     except OfficialDataUnavailable as error:
         raise MechbenchError(
             f"--like official: {error.reason}; --like DIR takes a local copy of the published set in its layout"

@@ -26,6 +26,7 @@ from mechbench.frame import FrameModel
 from mechbench.frame.determinacy import moment_releases
 from mechbench.frame.solve import solve
 from mechbench.frame.varied import BUILDERS, Composition
+from mechbench.harness.releases import library_stack
 
 RELEASE_TASKS = 100
 """Tasks in a monthly release (four rounds of the official set's 25 recipes)."""
@@ -72,10 +73,10 @@ def structure_like(recipe: tuple[Composition, int], rng: random.Random) -> dict[
     composition, level = recipe
     builder = BUILDERS[composition.kind]
     for _ in range(DRAWS):
-        raw = builder(rng, composition)
-        if raw is None:
-            continue
         try:
+            raw = builder(rng, composition)
+            if raw is None:
+                continue
             model = FrameModel.parse(raw)
             if heuristic_difficulty(model, composition.kind) != level:
                 continue
@@ -84,6 +85,24 @@ def structure_like(recipe: tuple[Composition, int], rng: random.Random) -> dict[
             continue
         return raw
     raise MechbenchError(f"no stable {composition.kind} of level {level} like {composition} in {DRAWS} draws")
+
+
+def check_recipes(tasks: list[StructuralTask]) -> None:
+    """Refuse, before any drawing, a published set with a task whose recipe the builders cannot meet (one draw of
+    each distinct recipe; the error names the task)."""
+    tried: set[tuple[Composition, int]] = set()
+    for task in tasks:
+        recipe = recipe_of(task)
+        if recipe in tried:
+            continue
+        tried.add(recipe)
+        try:
+            structure_like(recipe, random.Random(f"probe:{task.id}"))
+        except MechbenchError:
+            raise MechbenchError(
+                f"{task.id}: no fresh {recipe[0].kind} of its composition could be drawn ({recipe[0]}, level "
+                f"{recipe[1]}); a set like this one cannot be generated"
+            ) from None
 
 
 def set_digest(data: Path) -> str:
@@ -98,7 +117,8 @@ def write_manifest(
     out: Path, source: str, recipes: list[tuple[Composition, int]], seed: int, n: int, release: str | None = None
 ) -> dict:
     """``like.json`` beside ``data/``: which published set the recipes came from (and their digest), the release,
-    the seed and the composition drawn, with the digest of the files written."""
+    the seed and the composition drawn, with the digest of the files written and the library stack (the truths
+    and whether a draw is kept come from floating point, the drawings from matplotlib)."""
     drawn = Counter(f"{c.kind} level {level}" for c, level in recipe_order(recipes, n, seed))
     manifest = {
         "like": source,
@@ -109,6 +129,7 @@ def write_manifest(
         "n": n,
         "composition": dict(sorted(drawn.items())),
         "files_sha256": set_digest(out / "data"),
+        "stack": library_stack("matplotlib"),
     }
     (out / "like.json").write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
