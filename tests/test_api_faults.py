@@ -123,17 +123,16 @@ def assert_survives_faults(task_args: list[str], answer: Any, tmp_path: Path) ->
     assert all(expected[key] <= answered[key] <= expected[key] + FAULT_RETRIES for key in expected), answered
     assert all(s.authorization == f"Bearer {FAKE_KEY}" for s in server.log.served)
     text = log_text(faulty)
-    for cause in (
-        "RateLimitError 429",
-        "InternalServerError 500",
-        "502",
-        "503",
-        "AttemptTimeoutError",
-        "APIConnectionError",
-        "could not be decoded",
-        "no choices",
-    ):
+    for cause in ("RateLimitError 429", "InternalServerError 500", "502", "503", "AttemptTimeoutError",
+                  "APIConnectionError"):  # fmt: skip
         assert cause in text, f"retry cause {cause!r} not in the log"
+    # A malformed 200 reply is retried by mechbench, which logs why, unless the client had already given up on that
+    # attempt (a busy 2-core machine can take longer than the 2 s attempt timeout to read it): then it shows as one
+    # more attempt timeout than the stalls the server injected.
+    timeouts = sum(line.startswith("AttemptTimeoutError") for line in text.splitlines())  # one model event each
+    extra_timeouts = timeouts - server.log.injected().count("stall")
+    missing = [cause for cause in ("could not be decoded", "no choices") if cause not in text]
+    assert len(missing) <= max(0, extra_timeouts), f"retry causes {missing} not in the log"
     assert FAKE_KEY not in text
 
 
