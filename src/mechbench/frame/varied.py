@@ -166,12 +166,13 @@ def frame(rng: random.Random, comp: Composition) -> dict[str, Any] | None:
         degree[other] = degree.get(other, 0) + 1
     if len(edges) != comp.members:
         return None
-    leaves = [n for n in sorted(nodes) if degree[n] == 1]
+    joints = sorted(nodes)
+    leaves = [n for n in joints if degree[n] == 1]
     # Supports go on free ends first, then on the lowest joints (a column foot inside a bay).
-    others = sorted((n for n in sorted(nodes) if degree[n] > 1), key=lambda n: (n[1], rng.random()))
+    others = sorted((n for n in joints if degree[n] > 1), key=lambda n: (n[1], rng.random()))
     candidates = rng.sample(leaves, len(leaves)) + others
     b = ModelBuilder()
-    ids = {n: b.point(xs[n[0]], ys[n[1]]) for n in sorted(nodes)}
+    ids = {n: b.point(xs[n[0]], ys[n[1]]) for n in joints}
     ordered = sorted(edges)
     link_ids = [b.link(ids[a], ids[c]) for a, c in ordered]
     # Every (link index, end) that meets a joint of two or more members can carry a hinge.
@@ -199,8 +200,8 @@ def frame(rng: random.Random, comp: Composition) -> dict[str, Any] | None:
         neighbour = next(c if a == node else a for a, c in ordered if node in (a, c))
         towards = (neighbour[0] - node[0], neighbour[1] - node[1]) if degree[node] == 1 else (0, 1)
         b.support(ids[node], kind, _angle_for(rng, kind, towards))
-    free = [k for k, n in enumerate(sorted(nodes)) if n not in supported]
-    _loads(rng, b, comp, free, [ids[n] for n in sorted(nodes)], link_ids)
+    free = [k for k, n in enumerate(joints) if n not in supported]
+    _loads(rng, b, comp, free, [ids[n] for n in joints], link_ids)
     return b.model()
 
 

@@ -108,11 +108,10 @@ def generate_structural(
         if n is not None or seed is not None:
             fail("a release has 100 tasks and takes its seed from the month: drop --n and --seed")
     try:
-        drawn_seed = month_seed("structural_eval", "official", release) if release else (1 if seed is None else seed)
+        seed = month_seed("structural_eval", "official", release) if release else (1 if seed is None else seed)
     except MechbenchError as error:
         fail(str(error))
     n = RELEASE_TASKS if release else (30 if n is None else n)
-    seed = drawn_seed
     generation_target(output, n)
     try:
         recipes, source = _recipes(like) if like is not None else (None, "")

@@ -27,6 +27,7 @@ from mechbench.frame.determinacy import moment_releases
 from mechbench.frame.solve import solve
 from mechbench.frame.varied import BUILDERS, Composition
 from mechbench.harness.releases import library_stack
+from mechbench.sources.files import files_sha256
 
 RELEASE_TASKS = 100
 """Tasks in a monthly release (four rounds of the official set's 25 recipes)."""
@@ -106,11 +107,8 @@ def check_recipes(tasks: list[StructuralTask]) -> None:
 
 
 def set_digest(data: Path) -> str:
-    """SHA-256 over a written set's files (relative names and bytes, in name order)."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in data.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(data).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    """SHA-256 over a written set's files, in the order of their paths under ``data``."""
+    return files_sha256(sorted((p for p in data.rglob("*") if p.is_file()), key=lambda p: p.relative_to(data)))
 
 
 def write_manifest(
