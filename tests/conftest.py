@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.published import SKIP_PREFIX, published_data  # first: it notes the user's cache before it is isolated
+from tests.shared import built_once
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,6 +76,46 @@ def seesim_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from mechbench.sources.resolve import bundled
 
     return _owned_copy(tmp_path_factory, "seesim", bundled("seesim"))
+
+
+def _demo_benchmarks(session: pytest.Session) -> list[str]:
+    """The benchmarks the session's demo tests ask about: a test parametrized by ``name`` names one, a test in
+    ``tests/benchmarks/<name>/`` names its own, any other asks for every benchmark that has a demo."""
+    from mechbench import registry
+
+    every = {entry.name for entry in registry.specs() if entry.demo is not None}
+    names: set[str] = set()
+    for item in session.items:
+        if "demo_run" not in getattr(item, "fixturenames", ()):
+            continue
+        param = getattr(getattr(item, "callspec", None), "params", {}).get("name")
+        parts = Path(str(item.path)).relative_to(REPO_ROOT).parts
+        if param:
+            names.add(str(param))
+        elif parts[:2] == ("tests", "benchmarks") and len(parts) > 3:
+            names.add(parts[2])
+        else:
+            names |= every
+    return sorted(names & every) or sorted(every)
+
+
+@pytest.fixture(scope="session")
+def demo_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """``mechbench demo --only …`` run once per session through the command line, for the benchmarks the selected
+    tests ask about: its output folder and what it printed."""
+    from typer.testing import CliRunner
+
+    from mechbench.cli import app
+
+    only = _demo_benchmarks(request.session)
+
+    def build(folder: Path) -> None:
+        result = CliRunner().invoke(app, ["demo", "-o", str(folder), "--only", ",".join(only)])
+        assert result.exit_code == 0, f"mechbench demo exited {result.exit_code}: {result.stderr[-3000:]}"
+        (folder / "stdout.txt").write_text(result.stdout)
+
+    folder = built_once(tmp_path_factory, "demo-" + "-".join(only), build)
+    return folder, (folder / "stdout.txt").read_text()
 
 
 def _published_fixture(name: str):

@@ -9,6 +9,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
+from mechbench.benchmarks.sphyr.grid import sample_grid
 from mechbench.harness.replies import split_reply
 from mechbench.tasks import seesim, sphyr, structural_eval
 
@@ -35,7 +36,7 @@ def test_the_answer_is_read_after_the_reasoning() -> None:
 
 def test_sphyr_budget_exhausted_is_its_own_outcome(tmp_path: Path) -> None:
     task = sphyr(data="bundled", subject="full_easy", samples="3", physics=False)
-    grid = task.dataset[1].metadata["ground_truth"]
+    grid = sample_grid(task.dataset[1].metadata, "ground_truth")
     answer = "\n".join(" ".join(row) for row in grid)
     model = _model(
         (THINKING, "max_tokens"),  # cut off while reasoning: budget exhausted

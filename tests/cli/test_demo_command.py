@@ -1,4 +1,5 @@
-"""``mechbench demo``: every benchmark offline on the bundled set, logs and a report."""
+"""``mechbench demo``: every benchmark offline on its bundled set, logs and one report. Generic over the registry:
+each benchmark's own content of the demo is tested in ``tests/benchmarks/<name>/test_demo.py``."""
 
 from __future__ import annotations
 
@@ -8,81 +9,41 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from mechbench import registry
 from mechbench.cli import app
 
-pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
+pytestmark = pytest.mark.slow  # whole Inspect runs: left out of -m 'not slow'
 
-runner = CliRunner()
-
-
-def test_demo_runs_offline_and_writes_the_report(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["demo", "-o", str(tmp_path)])
-    assert result.exit_code == 0, result.stderr
-    assert "report:" in result.stdout and "StructuralEval" in result.stdout and "SPhyR" in result.stdout
-    report = json.loads((tmp_path / "report" / "report.json").read_text())
-    sections = report["benchmarks"]
-    weighted = {r["model"]: r["weighted_accuracy"] for r in sections["structural_eval"]["runs"]}
-    assert weighted["oracle: the ground truth (no model called)"] == 1.0 and 0 < weighted["mechbench/replay"] < 1
-    assert "data: mechbench's own generated sets" in result.stdout
-    assert "StructuralEval: the ground truth" in result.stdout
-    assert {r["data"] for r in report["runs"]} == {"mechbench's bundled generated set"}
-    steps = {entry["step"] for entry in sections["structural_eval"]["ladder"]}
-    assert {"geometry", "supports", "loads", "correct"} <= steps  # the ladder shows
-    subjects = sections["sphyr"]["subjects"]
-    assert {r["subject"] for r in subjects} and len(subjects) == 68  # 16 subjects × 4 baselines + 2 × 2 tool-demo
-    assert all("topology_score" in r for r in subjects)
-    board = {b: [r for r in report["leaderboard"] if r["benchmark"] == b] for b in ("sphyr", "seesim")}
-    models = ["mechbench/empty", "mechbench/random", "mechbench/retrieval", "mechbench/solid"]
-    models += ["mechbench/tool-demo", "mechbench/tool-demo"]
-    assert sorted(r["model"] for r in board["sphyr"]) == models
-    baselines = [r for r in board["sphyr"] if r["model"] != "mechbench/tool-demo"]
-    assert all(r["runs"] == 16 and r["samples"] == 128 for r in baselines)  # one row per model and setting
-    # The tool setting beside the single-answer one, for the same scripted agent, with the difference.
-    compared = {r["benchmark"]: r for r in report["settings_compared"]}
-    assert set(compared) == {"structural_eval", "sphyr"}
-    assert all(r["model"] == "mechbench/tool-demo" and r["difference"] > 0 for r in compared.values())
-    assert "With tools against without" in (tmp_path / "report" / "report.md").read_text()
-    assert len(board["seesim"]) == 10  # one row per model and modality: 2 × 3 modalities, and 4 on the images
-    # A model run in several settings is named with what sets each apart, in tables and figures alike.
-    several = [r for r in sections["seesim"]["runs"] if r["model_name"] == "mechbench/always-true"]
-    assert len({r["model"] for r in several}) == 3 and all(
-        r["model"].endswith(("image]", "video]", "text]")) for r in several
-    )
-    seesim = {(r["model_name"], r["modality"]): r for r in sections["seesim"]["runs"]}
-    for modality in ("image", "video", "text"):  # both baselines answered every generated question
-        true, false = seesim[("mechbench/always-true", modality)], seesim[("mechbench/always-false", modality)]
-        assert true["samples"] == false["samples"] > 50 and true["accuracy"] == false["accuracy"] == 0.5
-    # Every benchmark's shortcut panel is in the report, and on the generated sets none beats chance.
-    panels = report["shortcut_panels"]
-    assert {name for name, rows in panels.items() if rows} == {"structural_eval", "sphyr", "seesim", "openseesime"}
-    assert not any(row["beats_chance"] for rows in panels.values() for row in rows)
-    assert "what a model scores without the skill" in (tmp_path / "report" / "report.md").read_text()
-    # A generated set has its own answers: the published always-True rate is not shown beside it.
-    assert all(row["published"] is None for row in report["leaderboard"] if row["benchmark"] == "seesim")
-    # OpenSeeSimE on the same simulations, both domains, two baselines, offline.
-    runs = sections["openseesime"]["runs"]
-    shortcuts = ("mechbench/first-choice", "mechbench/last-choice", "mechbench/random", "mechbench/majority")
-    assert {(r["model_name"], r["domain"]) for r in runs} == {
-        (m, d) for m in shortcuts for d in ("structural", "fluid")
-    }
-    assert all(r["samples"] >= 18 and 0 < r["accuracy"] < 1 for r in runs)
-    assert (tmp_path / "report" / "report.html").stat().st_size > 50_000
+DEMOS = [entry.name for entry in registry.specs() if entry.demo is not None]
 
 
-def test_every_planted_mistake_is_one_the_solver_sees(tmp_path: Path) -> None:
-    from mechbench.benchmarks.structural_eval.dataset import load_tasks
-    from mechbench.benchmarks.structural_eval.demo import flawed_replies
-    from mechbench.benchmarks.structural_eval.scoring import DEFAULT_TOLERANCE, compare, solve_response
-    from mechbench.frame import FrameModel
+@pytest.mark.parametrize("name", DEMOS)
+def test_the_demo_runs_each_benchmark_offline_with_its_shortcut_panel_in_the_report(
+    demo_run: tuple[Path, str], name: str
+) -> None:
+    out, printed = demo_run
+    entry = registry.spec(name)
+    assert entry is not None
+    assert printed.startswith("data: mechbench's own generated sets") and "no network, no API key" in printed
+    assert f"{entry.title}: {entry.demo_models}" in printed  # the models it runs, said before it runs them
+    assert f"] {entry.title}" in printed and "report:" in printed  # its steps, timed
+    report = json.loads((out / "report" / "report.json").read_text())
+    runs = [r for r in report["runs"] if r["benchmark"] == name]
+    assert runs and all(r["data"] == "mechbench's bundled generated set" and r["status"] == "success" for r in runs)
+    board = [r for r in report["leaderboard"] if r["benchmark"] == name and not r.get("reference")]
+    assert board and all(0.0 <= r["value"] <= 1.0 and r["samples"] > 0 for r in board)
+    assert {r["model"] for r in board} == {r["model"] for r in runs}  # every run has its row
+    # The benchmark's whole shortcut panel is in the report, and on a generated set none beats chance.
+    panel = report["shortcut_panels"][name]
+    assert {row["model"] for row in panel} == {f"mechbench/{model}" for model in entry.shortcuts}
+    assert not any(row["beats_chance"] for row in panel)
+    markdown = (out / "report" / "report.md").read_text()
+    assert f"## Leaderboard: {entry.title}" in markdown
+    assert f"{entry.title}: what a model scores without the skill (the shortcut panel)" in markdown
+    assert f"<h2>{entry.title}</h2>" in (out / "report" / "report.html").read_text()
 
-    intended = flawed_replies(tmp_path / "replies.jsonl")
-    replies = {r["id"]: r["reply"] for r in map(json.loads, (tmp_path / "replies.jsonl").read_text().splitlines())}
-    tasks = {t.id: t for t in load_tasks("bundled")}
-    assert set(intended) == set(tasks)
-    planted = [task_id for task_id, step in intended.items() if step != "correct"]
-    assert len(planted) >= 20 and {"geometry", "supports", "hinges", "loads"} <= set(intended.values())
-    for task_id in planted:
-        answer = FrameModel.parse(json.loads(replies[task_id].removeprefix("<json>").removesuffix("</json>")))
-        truth = tasks[task_id].response()
-        mismatch = compare(truth, solve_response(answer), DEFAULT_TOLERANCE, "strict")
-        assert mismatch is not None, f"{task_id}: the planted {intended[task_id]} mistake changes nothing"
+
+def test_the_demo_takes_only_registered_benchmarks(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["demo", "-o", str(tmp_path), "--only", "no_such_benchmark"])
+    assert result.exit_code == 2 and "--only takes registered benchmarks" in result.stderr
+    assert not (tmp_path / "logs").exists()  # refused before anything ran

@@ -9,10 +9,11 @@ Logs go to ``OUT/logs``, the report to ``OUT/report``.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -23,11 +24,13 @@ from mechbench.harness.commands import fail
 def run_demo(out: Path, echo: Callable[[str], None] = print, only: list[str] | None = None) -> Path:
     """Run every benchmark (or those named in ``only``) offline on mechbench's own data and write logs and a
     report into ``out``."""
+    from mechbench.harness.panel import member_views
+    from mechbench.harness.quiet import QUIET_EVAL
     from mechbench.report import build_report, write_report  # Inspect loads only when the demo runs
 
     logs = out / "logs"
     logs.mkdir(parents=True, exist_ok=True)
-    common = {"log_dir": str(logs), "display": "none"}
+    common = {"log_dir": str(logs), **QUIET_EVAL}
     start = time.perf_counter()
 
     def step(message: str) -> None:
@@ -43,13 +46,17 @@ def run_demo(out: Path, echo: Callable[[str], None] = print, only: list[str] | N
     left_out = [entry.title for entry in chosen if entry.demo is None]
     if left_out:
         echo(f"not in the demo (no bundled set yet): {', '.join(left_out)}")
+    ran: list[Any] = []
     for entry in parts:
         assert entry.demo is not None
         done = entry.demo(out, common, step)
-        samples = sum(log.results.completed_samples if log.results else 0 for log in done)
-        echo(f"  {samples} samples scored")
+        answers = sum(view.results.completed_samples for log in done for view in member_views(log) if view.results)
+        echo(f"  {answers} answers scored")
+        ran += done
+        gc.freeze()  # the logs kept for the report: later collections need not walk them again
     step("report")
-    paths = write_report(build_report(logs), out / "report")
+    # The logs the runs returned, in the order they ran: what is in OUT/logs, not read back from it.
+    paths = write_report(build_report(logs, logs=ran), out / "report")
     step(f"done: {paths['html']}")
     return paths["html"]
 

@@ -17,6 +17,7 @@ from typing import Any
 from mechbench import registry
 from mechbench.core.errors import MechbenchError, UsageError
 from mechbench.harness.arguments import choices
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.registry.listing import listing_problems, read_listing
 
 NOWHERE = "http://127.0.0.1:9"
@@ -54,7 +55,7 @@ def offline() -> Iterator[None]:
 def _eval(task: Any, model: str, logs: Path, limit: int, **model_args: Any) -> Any:
     from inspect_ai import eval as inspect_eval
 
-    (log,) = inspect_eval(task, model=model, model_args=model_args, log_dir=str(logs), display="none", limit=limit)
+    (log,) = inspect_eval(task, model=model, model_args=model_args, log_dir=str(logs), limit=limit, **QUIET_EVAL)
     if log.status != "success":
         message = log.error.message if log.error is not None else log.status
         raise AssertionError(f"{model} ended in {log.status}: {message.strip().splitlines()[-1][:300]}")
@@ -127,13 +128,25 @@ def check_builtin_models(spec: registry.BenchmarkSpec, work: Path, limit: int) -
         raise AssertionError("no built-in model serves it (a benchmark offers at least mechbench/random)")
     if not spec.shortcuts or not set(spec.shortcuts) <= set(names):
         raise AssertionError(f"its shortcut panel {list(spec.shortcuts)} must be built-in models it serves ({names})")
+    alone: dict[str, dict[str, float]] = {}
     for name in names:
         with offline():
             log = _eval(spec.task(data="bundled"), f"mechbench/{name}", work / "logs", limit)
-        values = _headlines(spec, log)
+        alone[name] = values = _headlines(spec, log)
         if len(values) != len(log.samples or []) or not all(math.isfinite(v) for v in values.values()):
             raise AssertionError(f"mechbench/{name}: {len(values)} of {len(log.samples or [])} samples scored")
-    return ", ".join(f"mechbench/{n}" for n in names)
+    # The shortcut panel as one run (how the demo and `validate --shortcuts` run it) scores what each model does alone.
+    from mechbench.harness.panel import member_views, panel_task
+
+    panel = [f"mechbench/{name}" for name in spec.shortcuts]
+    with offline():
+        log = _eval(panel_task(spec.task(data="bundled"), panel), panel[0], work / "panel", limit)
+    for view in member_views(log):
+        name = view.eval.model.removeprefix("mechbench/")
+        together = _headlines(spec, view)
+        if together != alone[name]:
+            raise AssertionError(f"mechbench/{name} in a panel run scores {together}, alone {alone[name]}")
+    return ", ".join(f"mechbench/{n}" for n in names) + "; the panel in one run agrees"
 
 
 def check_replay_by_id(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 from mechbench import registry
 from mechbench.core.errors import UsageError
+from mechbench.harness.quiet import QUIET_EVAL
 
 
 def run_shortcuts(
@@ -22,6 +23,7 @@ def run_shortcuts(
     and return the panel's rows: score with its 95 % interval, the chance level, whether it beats chance."""
     from inspect_ai import eval as inspect_eval
 
+    from mechbench.harness.panel import panel_task
     from mechbench.report import build_report
 
     spec = registry.spec(name)
@@ -30,17 +32,11 @@ def run_shortcuts(
     if not spec.shortcuts:
         raise UsageError(f"{spec.title} declares no shortcut panel")
     models = [f"mechbench/{shortcut}" for shortcut in spec.shortcuts]
-    inspect_eval(
-        spec.task(**task_args),
-        model=models,
-        model_args=model_args or {},
-        log_dir=str(log_dir),
-        display="none",
-        limit=limit,
-        max_tasks=len(models),
-    )
-    panel = build_report(log_dir).shortcut_panels.get(name, [])
-    return [row for row in panel if row["model"] in models]
+    # One run for the whole panel: each sample is answered by every shortcut model in turn.
+    panel = panel_task(spec.task(**task_args), models, model_args)
+    logs = inspect_eval(panel, model=models[0], log_dir=str(log_dir), limit=limit, **QUIET_EVAL)
+    rows = build_report(log_dir, logs=logs).shortcut_panels.get(name, [])
+    return [row for row in rows if row["model"] in models]
 
 
 def panel_lines(rows: list[dict[str, Any]]) -> list[str]:

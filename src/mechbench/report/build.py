@@ -19,6 +19,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from pydantic import BaseModel
 
 from mechbench import registry
+from mechbench.harness.panel import member_views
 from mechbench.harness.shown import shown
 from mechbench.harness.task import TOOL_SETTING_PREFIX
 
@@ -385,34 +386,47 @@ def split_by_setting(
     return sections
 
 
-def build_report(log_dir: str | Path) -> Report:
-    """Read every Inspect log under ``log_dir`` (any models, any benchmarks).
+def _logs_in(log_dir: str | Path) -> list[tuple[str, EvalLog | str]]:
+    """Every log under ``log_dir``, oldest first, read; or why it could not be (a log too large or broken)."""
+    # Oldest first, so that a sample scored again by a later run keeps its latest score.
+    infos = sorted(list_eval_logs(str(log_dir)), key=lambda info: (getattr(info, "mtime", 0) or 0, info.name))
+    out: list[tuple[str, EvalLog | str]] = []
+    for info in infos:
+        too_large = oversized_log(info.name)
+        if too_large is not None:
+            out.append((info.name, too_large))
+            continue
+        try:
+            out.append((info.name, read_eval_log(info.name)))
+        except Exception as error:  # a broken log is listed as left out, never fatal to the report
+            out.append((info.name, type(error).__name__))
+    return out
+
+
+def build_report(log_dir: str | Path, logs: list[EvalLog] | None = None) -> Report:
+    """Read every Inspect log under ``log_dir`` (any models, any benchmarks), or report ``logs`` as given (logs just
+    returned by ``inspect_ai.eval``, in the order they ran: nothing is read twice).
 
     A log that cannot be read, did not finish, or holds something its benchmark's report cannot use is listed
     under the logs left out, with the reason; the others are reported.
     """
+    given = _logs_in(log_dir) if logs is None else [(log.location, log) for log in logs]
+    # A panel run (several built-in models in one run) is reported as one run per model.
+    entries = [(where, view) for where, log in given for view in ([log] if isinstance(log, str) else member_views(log))]
     runs: list[Run] = []
     skipped: list[str] = []
     pools: dict[tuple[str, str, str, str], _Pool] = {}
     collected: list[tuple[Run, str, dict[str, list[dict[str, Any]]]]] = []
-    # Oldest first, so that a sample scored again by a later run keeps its latest score.
-    infos = sorted(list_eval_logs(str(log_dir)), key=lambda info: (getattr(info, "mtime", 0) or 0, info.name))
-    for info in infos:
-        name = shown(info.name)
-        too_large = oversized_log(info.name)
-        if too_large is not None:
-            skipped.append(f"{name}: {too_large}")
-            continue
-        try:
-            log = read_eval_log(info.name)
-        except Exception as error:  # a broken log is listed as left out, never fatal to the report
-            skipped.append(f"{name}: {type(error).__name__}")
+    for location, log in entries:
+        name = shown(location)
+        if isinstance(log, str):
+            skipped.append(f"{name}: {log}")
             continue
         if log.status != "success" or log.results is None:
             skipped.append(f"{name}: status {log.status}")
             continue
         try:  # everything a log gives is read before any of it is kept, so an odd log leaves no half
-            run = _run(log, info.name)
+            run = _run(log, location)
             entry = registry.spec(run.benchmark)
             if entry is not None:
                 setting = str(shown(entry.report.setting(log.eval.task_args or {}, log.eval.metadata or {})))

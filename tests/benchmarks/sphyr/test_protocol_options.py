@@ -10,6 +10,7 @@ from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.sphyr.dataset import read_records
 from mechbench.benchmarks.sphyr.feedback import feedback_lines
+from mechbench.benchmarks.sphyr.grid import sample_grid
 from mechbench.benchmarks.sphyr.physics_scoring import physics_score
 from mechbench.benchmarks.sphyr.prompts import TEMPLATE, build_prompt, grid_from_prompt, render_grid
 from mechbench.benchmarks.sphyr.rotation import rotate_direction, rotate_grid
@@ -26,7 +27,7 @@ def test_styles_change_the_guidance_and_keep_the_grid(sphyr_v2_data: Path) -> No
         _task(sphyr_v2_data, prompt_style=s).dataset[0].input[0].text
         for s in ("default", "physics_enhanced", "physics_neutral")
     )
-    grid = _task(sphyr_v2_data).dataset[0].metadata["input_grid"]
+    grid = sample_grid(_task(sphyr_v2_data).dataset[0].metadata, "input_grid")
     assert default == build_prompt(grid, "full_easy") and "{GRID}" in TEMPLATE  # the published prompt, unchanged
     assert "Physics to use:" in enhanced and "Important:" not in enhanced
     assert "'L' is a special marker" in neutral and "load" not in neutral.lower()
@@ -56,7 +57,7 @@ def test_upstream_wording_is_read_at_run_time(sphyr_v2_data: Path, http_server, 
     assert task.metadata["wording"] == "upstream"
     few = _task(sphyr_v2_data, wording="upstream", few_shot=2).dataset[0].input[0].text
     assert few.startswith("UP-FEW") and few.count("UP-EXAMPLE") == 2
-    assert grid_from_prompt(few) == _task(sphyr_v2_data).dataset[0].metadata["input_grid"]
+    assert grid_from_prompt(few) == sample_grid(_task(sphyr_v2_data).dataset[0].metadata, "input_grid")
 
 
 def test_few_shot_examples_are_solved_records_of_the_subject_never_the_sample(sphyr_v2_data: Path) -> None:
@@ -69,7 +70,7 @@ def test_few_shot_examples_are_solved_records_of_the_subject_never_the_sample(sp
         head, _ = prompt.split("Below is the input grid with masked regions:")
         shown = [block for block in head.split("and its completed grid:\n\n")[1:]]
         assert all(block.split("\n\n")[0] in truths for block in shown)
-        own = render_grid(sample.metadata["input_grid"])
+        own = render_grid(sample_grid(sample.metadata, "input_grid"))
         assert own not in head  # the query itself is never an example
     again = sphyr(data=str(sphyr_v2_data), subject="3_random_row_easy", physics=False, few_shot=3)
     assert [s.input[0].text for s in again.dataset] == [s.input[0].text for s in task.dataset]  # seeded
@@ -81,9 +82,11 @@ def test_rotation_turns_grids_and_load_direction(sphyr_v2_data: Path, tmp_path: 
     assert [rotate_direction((1, 0), k) for k in range(4)] == [(1.0, 0.0), (0.0, -1.0), (-1.0, 0.0), (0.0, 1.0)]
     plain, turned = _task(sphyr_v2_data), _task(sphyr_v2_data, rotation=1)
     for a, b in zip(plain.dataset, turned.dataset, strict=True):
-        assert b.metadata["input_grid"] == rotate_grid(a.metadata["input_grid"], 1)
-        assert b.metadata["ground_truth"] == rotate_grid(a.metadata["ground_truth"], 1)
-        assert b.metadata["gravity"] == [0.0, -1.0] and grid_from_prompt(b.input[0].text) == b.metadata["input_grid"]
+        assert sample_grid(b.metadata, "input_grid") == rotate_grid(sample_grid(a.metadata, "input_grid"), 1)
+        assert sample_grid(b.metadata, "ground_truth") == rotate_grid(sample_grid(a.metadata, "ground_truth"), 1)
+        assert b.metadata["gravity"] == [0.0, -1.0] and grid_from_prompt(b.input[0].text) == sample_grid(
+            b.metadata, "input_grid"
+        )
     # Physics of a rotated sample with the rotated load equals the unrotated one: the rotation is consistent.
     (log,) = inspect_eval(
         sphyr(data=str(sphyr_v2_data), samples="2", rotation=1, subject="10_random_cell_easy"),
@@ -98,7 +101,9 @@ def test_rotation_turns_grids_and_load_direction(sphyr_v2_data: Path, tmp_path: 
         value = next(iter(sample.scores.values())).value
         assert value["topology_score"] == pytest.approx(unrotated.topology_score, rel=1e-6)
         wrong_way = physics_score(
-            sample.metadata["input_grid"], sample.metadata["ground_truth"], rotate_grid(answer, 1)
+            sample_grid(sample.metadata, "input_grid"),
+            sample_grid(sample.metadata, "ground_truth"),
+            rotate_grid(answer, 1),
         )
         assert wrong_way.compliance != pytest.approx(unrotated.compliance, rel=1e-3)  # gravity really turned
 
@@ -134,15 +139,17 @@ def test_feedback_rounds_score_every_round(sphyr_v2_data: Path, tmp_path: Path, 
         meta = sample.metadata
         value = next(iter(sample.scores.values())).value
         for k, reply in enumerate(replies):
-            grid = score_grid(meta["input_grid"], meta["ground_truth"], reply).parsed_grid
-            expected = physics_score(meta["input_grid"], meta["ground_truth"], grid).topology_score
+            grid = score_grid(sample_grid(meta, "input_grid"), sample_grid(meta, "ground_truth"), reply).parsed_grid
+            expected = physics_score(
+                sample_grid(meta, "input_grid"), sample_grid(meta, "ground_truth"), grid
+            ).topology_score
             assert value[f"topology_score_round_{k}"] == pytest.approx(expected, rel=1e-9)
         assert value["topology_score"] == value["topology_score_round_2"]  # the headline is the last answer
         user = [m.text for m in sample.messages if m.role == "user"]
         if feedback:
             assert len(user) == 3 and "simulated as a linear elastic structure" in user[1]
             assert "did NOT carry the load" in user[1]  # the all-empty first answer
-            assert replies[0] in user[1] and render_grid(meta["input_grid"]) in user[1]
+            assert replies[0] in user[1] and render_grid(sample_grid(meta, "input_grid")) in user[1]
             assert "MORE material" in user[2]  # the all-solid second answer
         else:  # the control: a fresh conversation with the original prompt each time
             assert len(user) == 1 and user[0] == sample.input[0].text

@@ -8,6 +8,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.sphyr.dataset import SUBJECTS, read_records
+from mechbench.benchmarks.sphyr.grid import sample_grid
 from mechbench.tasks import sphyr_suite
 
 
@@ -102,11 +103,11 @@ def test_20x20_grids_end_to_end_with_physics(sphyr_v2_20_data: Path, tmp_path: P
     assert ours in names and other not in names
     for sample in log.samples:
         assert (
-            len(sample.metadata["ground_truth"]) == 20 and sample.messages[0].text.count("\n") > 20
+            len(sample_grid(sample.metadata, "ground_truth")) == 20 and sample.messages[0].text.count("\n") > 20
         )  # the 20-row grid
         value = next(iter(sample.scores.values())).value
         assert value["valid_output_grid"] == 1.0
-        truth, inputs = sample.metadata["ground_truth"], sample.metadata["input_grid"]
+        truth, inputs = sample_grid(sample.metadata, "ground_truth"), sample_grid(sample.metadata, "input_grid")
         answer = [[("1" if t == "V" else t) for t in row] for row in inputs]
         expected = physics_score(inputs, truth, answer, reference=reference).metrics()
         assert value[ours] == pytest.approx(expected[ours], rel=1e-12)

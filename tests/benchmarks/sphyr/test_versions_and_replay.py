@@ -10,6 +10,7 @@ import pytest
 from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.sphyr.dataset import read_records
+from mechbench.benchmarks.sphyr.grid import sample_grid
 from mechbench.benchmarks.sphyr.physics_scoring import PHYSICS_NAMES
 from mechbench.benchmarks.sphyr.scoring import METRIC_NAMES
 from mechbench.benchmarks.sphyr.versions import DATA_FOLDERS, DEFAULT_VERSION, UPSTREAM_REPOSITORY, UPSTREAM_REVISION
@@ -43,14 +44,14 @@ def test_the_default_version_is_v2_from_the_pinned_upstream_commit(upstream: Pat
     meta = task.metadata
     assert meta["version"] == "v2" and UPSTREAM_REVISION in meta["data_source"]
     assert meta["data_sha256"] == files_sha256([sphyr_v2_data / "full_easy.jsonl"])  # the bytes actually read
-    first = task.dataset[0]
-    assert first.metadata["ground_truth"] == read_records(sphyr_v2_data / "full_easy.jsonl")[0].ground_truth
+    first = sample_grid(task.dataset[0].metadata, "ground_truth")
+    assert first == read_records(sphyr_v2_data / "full_easy.jsonl")[0].ground_truth
     assert "down the printed grid" in meta["gravity"] and "v2 convention" in meta["gravity"]
 
 
 def test_v2_20_is_fetched_and_a_size_mismatch_is_refused(upstream: Path) -> None:
     task = sphyr(subject="3_random_row_hard", samples="2", physics=False, version="v2-20")
-    assert all(len(s.metadata["ground_truth"]) == 20 for s in task.dataset)
+    assert all(len(sample_grid(s.metadata, "ground_truth")) == 20 for s in task.dataset)
     # A v2-20 folder upstream that holds 10×10 grids (a wrong file) is an error naming the right version.
     shutil.copy(upstream / "datasets_v2" / "full_easy.jsonl", upstream / "datasets_v2_20" / "full_easy.jsonl")
     with pytest.raises(DataSourceError, match=r"10×10, but SPhyR v2-20 has 20×20 grids; for 10×10 grids use"):
@@ -77,7 +78,7 @@ def test_a_local_clone_gives_the_version_asked_for(
     for version, size in (("v1", 10), ("v2", 10), ("v2-20", 20)):
         task = sphyr(subject="full_hard", data=str(tmp_path / "SPhyR"), samples="1", physics=False, version=version)
         expected = read_records(folders[version] / "full_hard.jsonl")
-        assert task.dataset[0].metadata["ground_truth"] == expected[0].ground_truth
+        assert sample_grid(task.dataset[0].metadata, "ground_truth") == expected[0].ground_truth
         assert len(expected[0].ground_truth) == size
 
 

@@ -12,18 +12,19 @@ from mechbench.benchmarks.openseesime.baselines import BASELINES, SHORTCUTS
 from mechbench.benchmarks.openseesime.generated_set import write_openseesime
 from mechbench.benchmarks.openseesime.report import REPORT
 from mechbench.benchmarks.openseesime.task import openseesime
+from mechbench.harness.panel import panel_task
 from mechbench.registry import BenchmarkSpec, register
 
 DEMO_MODELS = ("mechbench/first-choice", "mechbench/last-choice", "mechbench/random", "mechbench/majority")
 
 
 def demo(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None]) -> list[Any]:
-    """The bundled simulations asked as OpenSeeSimE questions, both domains, first-choice and random."""
+    """The bundled simulations asked as OpenSeeSimE questions, both domains, the shortcut panel in one run each."""
     step(
         "OpenSeeSimE: the SeeSim simulations as multiple-choice questions, the shortcut panel " + ", ".join(DEMO_MODELS)
     )
-    tasks = [openseesime(domain=domain, data="bundled") for domain in ("structural", "fluid")]
-    return inspect_eval(tasks, model=list(DEMO_MODELS), max_tasks=8, **eval_kwargs)
+    tasks = [panel_task(openseesime(domain=domain, data="bundled"), DEMO_MODELS) for domain in ("structural", "fluid")]
+    return inspect_eval(tasks, model=DEMO_MODELS[0], max_tasks=2, **eval_kwargs)
 
 
 def derive(seesim_set: Path, out: Path) -> str:

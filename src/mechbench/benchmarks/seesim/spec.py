@@ -12,20 +12,24 @@ from mechbench.benchmarks.seesim.baselines import BASELINES, SHORTCUTS
 from mechbench.benchmarks.seesim.protocol import MODALITIES
 from mechbench.benchmarks.seesim.report import REPORT
 from mechbench.benchmarks.seesim.task import seesim
+from mechbench.harness.panel import panel_task
 from mechbench.registry import BenchmarkSpec, register
 
 DEMO_MODELS = ("mechbench/always-true", "mechbench/always-false")
-PANEL_MODELS = ("mechbench/random", "mechbench/majority", "mechbench/text-only", "mechbench/keyword")
-"""The rest of the shortcut panel, run on the images."""
+"""The models the demo runs on every modality (the whole shortcut panel runs on the images)."""
 
 
 def demo(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None]) -> list[Any]:
-    """The bundled simulations as images, videos and text reports, always-True and always-False."""
-    step("SeeSim: 12 generated simulations as image, video and text, baselines always-true and always-false")
-    tasks = [seesim(modality=modality, data="bundled") for modality in MODALITIES]
-    logs = inspect_eval(tasks, model=list(DEMO_MODELS), max_tasks=6, **eval_kwargs)
-    step("SeeSim: the rest of the shortcut panel on the images: " + ", ".join(PANEL_MODELS))
-    return logs + inspect_eval(seesim(data="bundled"), model=list(PANEL_MODELS), max_tasks=4, **eval_kwargs)
+    """The bundled simulations as images with the whole shortcut panel, as videos and text reports with always-True
+    and always-False; each a panel run (every sample answered by each model in turn)."""
+    panel = [f"mechbench/{name}" for name in SHORTCUTS]
+    step(f"SeeSim: 12 generated simulations as images, the shortcut panel {', '.join(panel)}")
+    logs = inspect_eval(panel_task(seesim(data="bundled"), panel), model=panel[0], **eval_kwargs)
+    step("SeeSim: the same simulations as videos and as text reports, always-true and always-false")
+    for modality in [m for m in MODALITIES if m != "image"]:
+        task = panel_task(seesim(modality=modality, data="bundled"), DEMO_MODELS)
+        logs += inspect_eval(task, model=DEMO_MODELS[0], **eval_kwargs)
+    return logs
 
 
 SPEC = register(
@@ -39,6 +43,6 @@ SPEC = register(
         baselines=BASELINES,
         shortcuts=SHORTCUTS,
         demo=demo,
-        demo_models=", ".join((*DEMO_MODELS, *PANEL_MODELS)),
+        demo_models=", ".join(f"mechbench/{name}" for name in SHORTCUTS),
     )
 )

@@ -170,6 +170,14 @@ def generate_sphyr_command(
             "'official' (fetched; the default with --like) or 'none'."
         ),
     ] = None,
+    optima: Annotated[
+        bool,
+        typer.Option(
+            "--optima",
+            help="Also write optima.json: the physics judge's reference optimum of every record (how mechbench's "
+            "bundled set spares a first run the optimiser).",
+        ),
+    ] = False,
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
@@ -177,7 +185,7 @@ def generate_sphyr_command(
     """SPhyR samples for every subject, drawn as the version 'eval sphyr' reads by default (v2) unless --version;
     with --like / --release, a set drawn like a published one, checked unseen and written as a release."""
     from mechbench.benchmarks.sphyr.dataset import parse_subjects
-    from mechbench.benchmarks.sphyr.generated_set import write_sphyr
+    from mechbench.benchmarks.sphyr.generated_set import write_optima, write_sphyr
     from mechbench.benchmarks.sphyr.release import LIKE, RELEASE_ITEMS, release_seed
 
     if version is not None:
@@ -227,9 +235,12 @@ def generate_sphyr_command(
 
             manifest = write_manifest(output, like, release, drawn_seed, count, unseen)
             write_hf_folder(output, manifest)
+        shipped = write_optima(output, written) if optima else None
     except (MechbenchError, RuntimeError) as error:
         fail(str(error))
     typer.echo(f"wrote {len(written)} subjects × {count} samples to {output}")
+    if shipped is not None:
+        typer.echo(f"{shipped.name}: the reference optima of every record")
     if like:
         typer.echo(f"release.json: seed {drawn_seed}, sha256 {manifest['sha256']}; hf/ holds the datasets folder")
 

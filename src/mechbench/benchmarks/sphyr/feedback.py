@@ -13,6 +13,7 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from mechbench.benchmarks.sphyr.grid import sample_grid
 from mechbench.benchmarks.sphyr.judge import finding_in_worker, physics_in_worker
 from mechbench.benchmarks.sphyr.load_direction import LoadDirection, mean_over_directions
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, Reference
@@ -69,7 +70,10 @@ async def judge(
     finding = await finding_in_worker(metadata, load_direction)
     answer = split_reply(reply).answer
     cells = mean_over_directions(
-        [score_grid(metadata["input_grid"], metadata["ground_truth"], answer, gravity=g) for g in finding.directions]
+        [
+            score_grid(sample_grid(metadata, "input_grid"), sample_grid(metadata, "ground_truth"), answer, gravity=g)
+            for g in finding.directions
+        ]
     )
     if not cells.valid_output_grid:
         return cells, PhysicsScore(reference=reference, default_reason="invalid grid")
@@ -117,7 +121,7 @@ def sphyr_rounds(
             if attempt:
                 base = {**(first.metadata or {}), "attempt": attempt}
                 if feedback:
-                    text = feedback_prompt(lines, meta["input_grid"], reply, meta["subject"], wording)
+                    text = feedback_prompt(lines, sample_grid(meta, "input_grid"), reply, meta["subject"], wording)
                     state.messages.append(ChatMessageUser(content=text, metadata=base))
                 else:  # the control: the same prompt, a fresh conversation, never the cached reply
                     state.messages = [first.model_copy(update={"metadata": base})]

@@ -8,6 +8,8 @@ components 1/√2.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -17,6 +19,27 @@ Gravity = tuple[float, float]
 DOWN: Gravity = (1.0, 0.0)
 TOTAL_LOAD = 1.0
 LOAD, SUPPORT, MASK = "L", "S", "V"
+SAMPLE_GRIDS = ("input_grid", "ground_truth")
+"""The sample metadata that holds grids, packed (:func:`pack_grid`)."""
+
+
+def pack_grid(grid: list[list[str]]) -> str:
+    """A grid as sample metadata keeps it: one line per row, cells separated by spaces. (Inspect copies every sample's
+    metadata once per metric key when it computes a run's metrics; a grid as nested lists made that a third of a
+    SPhyR run.)"""
+    return "\n".join(" ".join(row) for row in grid)
+
+
+def unpack_grid(value: str | list[list[str]]) -> list[list[str]]:
+    """A grid from sample metadata: packed (:func:`pack_grid`) or, in logs written before packing, nested lists."""
+    if isinstance(value, str):
+        return [line.split(" ") for line in value.split("\n")] if value else []
+    return [[str(cell) for cell in row] for row in value]
+
+
+def sample_grid(metadata: Mapping[str, Any], key: str) -> list[list[str]]:
+    """The grid ``key`` (``input_grid`` or ``ground_truth``) of a sample's metadata."""
+    return unpack_grid(metadata[key])
 
 
 def gravity_vector(gravity: Gravity | str) -> Gravity:

@@ -13,7 +13,7 @@ from inspect_ai.solver import TaskState
 
 from mechbench.benchmarks.sphyr.dataset import GridRecord
 from mechbench.benchmarks.sphyr.feedback import JUDGE_FAILED_KEY, ROUNDS_KEY, round_metric_names, round_values
-from mechbench.benchmarks.sphyr.grid import DOWN
+from mechbench.benchmarks.sphyr.grid import DOWN, pack_grid, sample_grid
 from mechbench.benchmarks.sphyr.judge import finding_in_worker, physics_in_worker
 from mechbench.benchmarks.sphyr.load_direction import LoadDirection, mean_over_directions
 from mechbench.benchmarks.sphyr.parse import Parser
@@ -104,8 +104,8 @@ def _sample(
         metadata={
             "benchmark": "sphyr",
             "subject": subject,
-            "input_grid": input_grid,
-            "ground_truth": truth,
+            "input_grid": pack_grid(input_grid),
+            "ground_truth": pack_grid(truth),
             "gravity": list(gravity),
             **extra,
         },
@@ -187,9 +187,8 @@ def _score_fn(
         # The live parser reads the answer after any inline reasoning; the paper-era one reads the raw reply.
         reply = split_reply(state.output.completion)
         text = reply.answer if parser == "current" else state.output.completion
-        result = mean_over_directions(
-            [score_grid(metadata["input_grid"], metadata["ground_truth"], text, parser, g) for g in finding.directions]
-        )
+        grids = sample_grid(metadata, "input_grid"), sample_grid(metadata, "ground_truth")
+        result = mean_over_directions([score_grid(*grids, text, parser, g) for g in finding.directions])
         exhausted = budget_exhausted(state.output, reply) and not result.valid_output_grid
         extra: dict[str, float] = {}
         physics_details: dict | None = None

@@ -6,7 +6,7 @@ import functools
 from typing import Any
 
 from mechbench.benchmarks.sphyr import load_direction
-from mechbench.benchmarks.sphyr.grid import DOWN
+from mechbench.benchmarks.sphyr.grid import DOWN, sample_grid
 from mechbench.benchmarks.sphyr.load_direction import Finding, LoadDirection
 from mechbench.benchmarks.sphyr.physics_scoring import JUDGE_BUDGET_S, PhysicsScore, Reference, physics_score
 from mechbench.core.budget import within_budget
@@ -30,8 +30,8 @@ async def physics_in_worker(
         JUDGE_BUDGET_S,
         "the physics judge",
         physics_score,
-        metadata["input_grid"],
-        metadata["ground_truth"],
+        sample_grid(metadata, "input_grid"),
+        sample_grid(metadata, "ground_truth"),
         grid,
         gravity,
         reference,
@@ -43,7 +43,7 @@ async def finding_in_worker(metadata: dict[str, Any], convention: LoadDirection)
     """The load direction(s) a sample is judged under (:func:`load_direction.find`; a recovery runs in a worker)."""
     find = functools.partial(
         load_direction.find,
-        metadata["ground_truth"],
+        sample_grid(metadata, "ground_truth"),
         tuple(metadata.get("gravity") or DOWN),
         convention,
         bool(metadata.get("load_direction_stored")),

@@ -13,6 +13,7 @@ from mechbench.benchmarks.sphyr.replay import RESULTS_SUFFIX, published_completi
 from mechbench.benchmarks.sphyr.report import REPORT
 from mechbench.benchmarks.sphyr.task import sphyr, sphyr_suite
 from mechbench.benchmarks.sphyr.tools import tool_script
+from mechbench.harness.panel import panel_task
 from mechbench.registry import BenchmarkSpec, ReplayReader, register
 
 DEMO_BASELINES = ("empty", "solid", "random", "retrieval")
@@ -27,24 +28,21 @@ TOOL_DEMO_SUBJECTS = ("full_easy", "full_hard")
 
 
 def demo(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None]) -> list[Any]:
-    """Every subject of the bundled set with the empty, solid and random baselines, physics on."""
-    logs: list[Any] = []
-    for baseline in DEMO_BASELINES:
-        step(f"SPhyR: 16 subjects × 8 generated samples, baseline {baseline}, physics on")
-        logs += inspect_eval(
-            sphyr_suite("all", data="bundled"), model=f"mechbench/{baseline}", max_tasks=4, **eval_kwargs
-        )
+    """Every subject of the bundled set answered by the empty, solid, random and retrieval baselines in one panel run
+    (the report splits subjects by the samples' metadata), physics on; then the scripted tool agent with and without
+    tools."""
+    step(f"SPhyR: 16 subjects × 8 generated samples, baselines {', '.join(DEMO_BASELINES)}, physics on")
+    models = [f"mechbench/{baseline}" for baseline in DEMO_BASELINES]
+    logs: list[Any] = list(
+        inspect_eval(panel_task(sphyr("all", data="bundled"), models), model=models[0], **eval_kwargs)
+    )
     step(
         f"SPhyR, with and without tools ({', '.join(TOOL_DEMO_SUBJECTS)}): mechbench/tool-demo fills empty alone; "
         "with analyse_grid, the stiffer fill"
     )
-    for tools in (False, True):
-        logs += inspect_eval(
-            sphyr_suite(",".join(TOOL_DEMO_SUBJECTS), data="bundled", tools=tools),
-            model="mechbench/tool-demo",
-            max_tasks=4,
-            **eval_kwargs,
-        )
+    subjects = ",".join(TOOL_DEMO_SUBJECTS)
+    tasks = [sphyr(subjects, data="bundled", tools=tools) for tools in (False, True)]
+    logs += inspect_eval(tasks, model="mechbench/tool-demo", max_tasks=2, **eval_kwargs)
     return logs
 
 

@@ -19,7 +19,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import Tool, ToolError, tool
 
 from mechbench.benchmarks.sphyr.baselines import sphyr_empty, sphyr_solid
-from mechbench.benchmarks.sphyr.grid import LOAD, SUPPORT, Gravity, densities, load_case
+from mechbench.benchmarks.sphyr.grid import LOAD, SUPPORT, Gravity, densities, load_case, sample_grid
 from mechbench.benchmarks.sphyr.parse import parse_reply
 from mechbench.benchmarks.sphyr.physics_scoring import LOAD_CARRYING_FACTOR
 from mechbench.core.threads import single_threaded
@@ -89,7 +89,7 @@ def analyse_grid(input_grid: list[list[str]], gravity: Gravity, budget: int) -> 
 def tools(metadata: Mapping[str, Any], budget: int) -> list[Tool]:
     """The SPhyR tool for one sample (its input grid and load direction; never its truth)."""
     gravity = tuple(metadata.get("gravity") or (1.0, 0.0))
-    return [analyse_grid(metadata["input_grid"], gravity, budget)]  # type: ignore[arg-type]
+    return [analyse_grid(sample_grid(metadata, "input_grid"), gravity, budget)]  # type: ignore[arg-type]
 
 
 @solver

@@ -20,7 +20,10 @@ from mechbench.benchmarks.structural_eval.report import LADDER_STEPS
 from mechbench.benchmarks.structural_eval.scoring import DEFAULT_TOLERANCE
 from mechbench.benchmarks.structural_eval.task import structural_eval
 from mechbench.frame import FrameModel
+from mechbench.harness.panel import panel_task
 
+TOOL_DEMO_TASKS = 10
+"""Tasks the scripted tool agent runs (it shows the tool path; each drawing it asks for costs a render)."""
 OTHER_KIND = {"fixed": "pin", "pin": "roller", "roller": "pin"}
 
 
@@ -122,20 +125,21 @@ def run(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None]) 
         **eval_kwargs,
     )
     step("StructuralEval: the shortcut panel, mechbench/random and mechbench/template (they ignore the drawing)")
+    panel = ["mechbench/random", "mechbench/template"]
     logs += inspect_eval(
-        structural_eval(data="bundled", max_retries=0),
-        model=["mechbench/random", "mechbench/template"],
-        **eval_kwargs,
+        panel_task(structural_eval(data="bundled", max_retries=0), panel), model=panel[0], **eval_kwargs
     )
     step(
-        "StructuralEval, with and without tools: mechbench/tool-demo answers its planted mistake alone; with "
-        "tools it solves and draws it, then submits the correction (a scripted agent: it measures nothing)"
+        f"StructuralEval, with and without tools, on {TOOL_DEMO_TASKS} tasks: mechbench/tool-demo answers its planted "
+        "mistake alone; with tools it solves and draws it, then submits the correction (a scripted agent: it "
+        "measures nothing)"
     )
     answers = {"file": str(tool_answers(replies, out / "tool_answers.jsonl"))}
     logs += inspect_eval(
         [structural_eval(data="bundled", max_retries=0), structural_eval(data="bundled", tools=True)],
         model="mechbench/tool-demo",
         model_args=answers,
+        limit=TOOL_DEMO_TASKS,
         **eval_kwargs,
     )
     return logs
