@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -45,3 +46,18 @@ def test_old_option_names_still_work_with_a_deprecation_message(caplog: pytest.L
         structural_eval(data="bundled", prompt="strict", prompt_style="reasoning")
     with pytest.raises(UsageError, match="scoring must be one of strict, legacy, got 'loose'"):
         structural_eval(data="bundled", scoring="loose")  # checked from the argument's Literal type
+
+
+def test_the_benchmark_generic_tests_name_no_benchmark() -> None:
+    """They hold for any benchmark: ``tests/test_template_benchmark.py`` runs them again with a fifth one."""
+    import re
+
+    from mechbench import registry
+    from tests.generic import GENERIC_TESTS
+
+    root = Path(__file__).resolve().parents[1]
+    names = {entry.name for entry in registry.specs()} | {entry.title for entry in registry.specs()}
+    for test_file in GENERIC_TESTS:
+        text = (root / test_file).read_text(encoding="utf-8")
+        named = sorted(n for n in names if re.search(rf"(?<![\w/.-]){re.escape(n)}(?![\w/.-])", text))
+        assert not named, f"{test_file} names {named}: move what is about one benchmark to tests/benchmarks/<name>/"

@@ -29,6 +29,10 @@ SPEC = register(
     BenchmarkSpec(
         name="beam_deflection",
         title="BeamDeflection",
+        sees="a simply supported beam in words → its midspan deflection",
+        scored_by="mechbench's frame solver: within 2 % of the truth",
+        needs="text only",
+        chance="none: a number, not a choice",
         task=beam_deflection,
         report=REPORT,
         order=90,

@@ -23,16 +23,32 @@ def check(
     work: Annotated[
         Path | None, typer.Option(help="Keep the logs and report here (default: a temporary folder).")
     ] = None,
+    pin: Annotated[
+        bool,
+        typer.Option(
+            "--pin",
+            help="First pin each benchmark's eval.yaml to the last commit of its task files (they must be committed).",
+        ),
+    ] = False,
 ) -> None:
-    """Run the conformance suite offline: listing, offline set, oracle, built-in models, replay by sample id,
-    report, refusals. Exits 1 when a check fails."""
+    """Run the conformance suite offline: task name, listing, offline set, oracle, built-in models (alone and as one
+    panel run), replay by sample id, report, refusals. Exits 1 when a check fails."""
     from mechbench import registry
     from mechbench.conformance import check_benchmark
-    from mechbench.core.errors import UsageError
+    from mechbench.core.errors import MechbenchError, UsageError
+    from mechbench.registry.listing import pin_listing
 
     if limit < 1:
         fail("--limit must be at least 1")
     chosen = names or [entry.name for entry in registry.specs()]
+    for name in chosen if pin else []:
+        entry = registry.spec(name)
+        if entry is None or entry.listing is None:
+            fail(f"no registered benchmark {name!r} with an eval.yaml to pin")
+        try:
+            typer.echo(f"pinned {entry.listing} at {pin_listing(entry.listing)}")
+        except MechbenchError as error:
+            fail(str(error))
     failed = 0
     for name in chosen:
         try:

@@ -18,7 +18,7 @@ from mechbench import registry
 from mechbench.core.errors import MechbenchError, UsageError
 from mechbench.harness.arguments import choices
 from mechbench.harness.quiet import QUIET_EVAL
-from mechbench.registry.listing import listing_problems, read_listing
+from mechbench.registry.listing import baseline_problems, listing_problems, pin_problems, read_listing
 
 NOWHERE = "http://127.0.0.1:9"
 """An address where nothing listens: every publisher's host points there while the offline checks run."""
@@ -79,6 +79,14 @@ def _headlines(spec: registry.BenchmarkSpec, log: Any) -> dict[str, float]:
     return out
 
 
+def sample_prompt(sample: Any) -> str:
+    """The text a built-in model reads first in a sample (its last user message)."""
+    if isinstance(sample.input, str):
+        return sample.input
+    users = [m for m in sample.input if getattr(m, "role", "") == "user"]
+    return users[-1].text if users else ""
+
+
 def _one_line(error: BaseException) -> str | None:
     """None when ``error`` is a mechbench error of one line; else what is wrong with it."""
     if not isinstance(error, MechbenchError):
@@ -88,23 +96,56 @@ def _one_line(error: BaseException) -> str | None:
     return None
 
 
+def check_task_name(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
+    """The Inspect task is called as the benchmark (``mechbench eval <name>`` and ``inspect eval mechbench/<name>``
+    find it by that name)."""
+    from inspect_ai._util.registry import registry_info, registry_unqualified_name
+
+    try:
+        registry_info(spec.task)
+    except ValueError:
+        raise AssertionError(
+            f"spec.task is not an Inspect task: decorate it with @task and @benchmark_task({spec.name!r})"
+        ) from None
+    found = registry_unqualified_name(spec.task)
+    if found != spec.name:
+        raise AssertionError(
+            f"the task function is called {found!r}: rename it {spec.name!r} (Inspect names a task after its "
+            f"function, so `mechbench eval {spec.name}` finds no task)"
+        )
+    return f"mechbench/{spec.name}"
+
+
 def check_listing(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
-    """``eval.yaml`` is in the register's schema and names the task files and arguments that exist."""
+    """``eval.yaml`` is in the register's schema, names the task files and arguments that exist, gives the two
+    baselines the register asks for, and pins a commit of this repository that holds the task (or is not pinned
+    yet)."""
     if spec.listing is None or not spec.listing.is_file():
         raise AssertionError("no eval.yaml beside the benchmark's spec")
     listing = read_listing(spec.listing)
-    problems = listing_problems(listing, spec.name, spec.task, dict(spec.exports))
-    if problems:
-        raise AssertionError("; ".join(problems))
-    return f"{len(listing.tasks)} task entries, version {listing.version}"
+    served = {n for n, found in registry.baselines().items() if any(b.benchmark == spec.name for b in found)}
+    problems = [
+        *listing_problems(listing, spec.name, spec.task, dict(spec.exports)),
+        *baseline_problems(listing, spec.name, served),
+    ]
+    pinned = pin_problems(listing, spec.listing)
+    if problems or pinned.problem:
+        raise AssertionError("; ".join([*problems, *([pinned.problem] if pinned.problem else [])]))
+    return f"{len(listing.tasks)} task entries, version {listing.version}; {pinned.note}"
 
 
 def check_offline_set(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
-    """The bundled set builds a task with the publishers' hosts unreachable."""
+    """The bundled set builds a task with the publishers' hosts unreachable, under the benchmark's own name."""
     with offline():
         task = spec.task(data="bundled")
     if len(task.dataset) == 0:
         raise AssertionError("the bundled set has no samples")
+    named = (task.metadata or {}).get("benchmark")
+    if named != spec.name:
+        raise AssertionError(
+            f"the task says it is {named!r}: write @benchmark_task({spec.name!r}) (the report files its runs by that "
+            "name)"
+        )
     return f"{len(task.dataset)} samples offline"
 
 
@@ -128,6 +169,15 @@ def check_builtin_models(spec: registry.BenchmarkSpec, work: Path, limit: int) -
         raise AssertionError("no built-in model serves it (a benchmark offers at least mechbench/random)")
     if not spec.shortcuts or not set(spec.shortcuts) <= set(names):
         raise AssertionError(f"its shortcut panel {list(spec.shortcuts)} must be built-in models it serves ({names})")
+    with offline():
+        prompts = [sample_prompt(sample) for sample in list(spec.task(data="bundled").dataset)[:limit]]
+    for baseline in (b for found in registry.baselines().values() for b in found if b.benchmark == spec.name):
+        missed = [prompt for prompt in prompts if not baseline.accepts(prompt)]
+        if missed:
+            raise AssertionError(
+                f"mechbench/{baseline.name}'s accepts() does not recognise {spec.title}'s own prompt "
+                f"({missed[0][:60]!r}…): make it true for every prompt the task writes"
+            )
     alone: dict[str, dict[str, float]] = {}
     for name in names:
         with offline():
@@ -210,6 +260,7 @@ def check_refusals(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:
 
 
 CHECKS: tuple[Callable[[registry.BenchmarkSpec, Path, int], str], ...] = (
+    check_task_name,
     check_listing,
     check_offline_set,
     check_oracle,

@@ -1,6 +1,6 @@
 """Internal-force diagrams along each link, sampled exactly as FrameCalc samples them.
 
-Sign rules (``framecalc-format.md`` section 7.4): at a section s, (n, v, m) is the resultant of
+Sign rules (``docs/framecalc-format.md`` section 7.4): at a section s, (n, v, m) is the resultant of
 everything acting on the part of the link from end A to the section, A's end forces included — n
 along local x (positive in compression), v along local y, m about the section point, CCW positive.
 Sampling: the link is split at interior load positions; each segment gets 500 evenly spaced samples,

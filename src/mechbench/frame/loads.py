@@ -1,6 +1,6 @@
 """Loads in the solver's terms: world directions, positions on links and local components.
 
-FrameCalc rules (``framecalc-format.md`` section 6): a force points along ``flip·(cos ψ, sin ψ)`` with
+FrameCalc rules (``docs/framecalc-format.md`` section 6): a force points along ``flip·(cos ψ, sin ψ)`` with
 ψ = angleDeg in world mode (and always for loads on points) and ψ = link angle + angleDeg in relative
 mode on a link; any other ``angleMode`` is read as world. Moments are ``value·flip``, CCW positive.
 """

@@ -1,13 +1,13 @@
 """Pydantic schema of the FrameCalc structural model format.
 
-The format and its conventions are described in ``docs/framecalc-format.md`` of the project's shared
-documents. The schema accepts what real model replies contain where the meaning is unambiguous
+The format, its conventions and the solver's sign rules are described in the repository's
+``docs/framecalc-format.md``. The schema accepts what real model replies contain where the meaning is unambiguous
 (numbers written as strings, ``"offsetMode": "length"``, missing optional fields, a support or load
 target given as a bare point id) and rejects everything else with a :class:`ModelFormatError` that
 names the element and the problem.
 
 Kept as one module (~460 lines): the FrameCalc schema and every validation message are read together when
-the format changes (see the framecalc-format document); each element's checks are short.
+the format changes (``docs/framecalc-format.md``); each element's checks are short.
 """
 
 from __future__ import annotations

@@ -117,8 +117,14 @@ class MechbenchModel(ModelAPI):
         }
         chosen = next((b for b in self.baselines if b.accepts(prompt)), None)
         if chosen is None:  # a feedback turn: the task is in the first message
-            chosen = next((b for b in self.baselines if b.accepts(task)), self.baselines[0])
+            chosen = next((b for b in self.baselines if b.accepts(task)), None)
             prompt = task
+        if chosen is None:  # never another benchmark's answer: that would be scored as this model's
+            served = ", ".join(b.benchmark for b in self.baselines)
+            raise UsageError(
+                f"mechbench/{self.model_name} answers {served}, and none of their accepts() recognises this prompt "
+                f"({task[:60]!r}…): a benchmark's Baseline.accepts must be true for every prompt its task writes"
+            )
         return chosen.answer(prompt, self.seed, context)
 
     def _replay(self, messages: list[ChatMessage]) -> str | None:

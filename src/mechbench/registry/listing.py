@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import inspect
 import re
+import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -122,3 +124,88 @@ def listing_problems(listing: Listing, name: str, task: Any, exports: dict[str, 
         if unknown:
             problems.append(f"task {entry.name}: unknown arguments {', '.join(unknown)}")
     return problems
+
+
+BASELINE_KINDS = ("trivial", "oracle")
+"""The baselines an entry gives, and nothing else: a built-in model that needs no skill, and the ground truth."""
+
+
+def baseline_problems(listing: Listing, name: str, served: set[str]) -> list[str]:
+    """What is wrong with the entry's baselines: exactly ``trivial`` (a command running one of the built-in models
+    in ``served`` or ``mechbench/replay``) and ``oracle`` (``-T oracle=true``)."""
+    given = set(listing.baselines)
+    if given != set(BASELINE_KINDS):
+        return [
+            f"baselines must be exactly {' and '.join(BASELINE_KINDS)} (got {', '.join(sorted(given)) or 'none'}): "
+            f'trivial: "inspect eval mechbench/{name} --model mechbench/<a built-in model>", '
+            f'oracle: "inspect eval mechbench/{name} -T oracle=true --model mockllm/model"'
+        ]
+    problems = []
+    trivial = listing.baselines["trivial"]
+    model = trivial.split("--model mechbench/", 1)[1].split()[0] if "--model mechbench/" in trivial else None
+    if model not in {*served, "replay"}:
+        problems.append(
+            f"the trivial baseline must run one of {name}'s built-in models (--model mechbench/<one of "
+            f"{', '.join(sorted(served)) or 'none'}>), got {trivial!r}"
+        )
+    if "-T oracle=true" not in listing.baselines["oracle"]:
+        problems.append(f"the oracle baseline must run -T oracle=true, got {listing.baselines['oracle']!r}")
+    return problems
+
+
+UNPINNED = "0" * 40
+"""``repository_commit`` of an entry not pinned yet (a benchmark's first commit cannot name itself)."""
+
+
+@dataclass(frozen=True)
+class Pinning:
+    """What the entry's pinned commit says: a problem (None when it is fine) and a note for the check's line."""
+
+    problem: str | None
+    note: str
+
+
+def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=30)
+
+
+def pin_problems(listing: Listing, path: Path) -> Pinning:
+    """Whether the entry at ``path`` pins a commit of this repository that holds each task file. Not pinned yet
+    (:data:`UNPINNED`) is fine: ``mechbench check NAME --pin`` pins the last commit of the task files once they are
+    committed. Outside a git checkout (an installed package) the commit cannot be looked up, and is not."""
+    commit = listing.source.repository_commit
+    if commit == UNPINNED:
+        return Pinning(None, "not pinned yet (mechbench check NAME --pin, once the task is committed)")
+    try:
+        inside = _git(path.parent, "rev-parse", "--show-toplevel")
+    except (OSError, subprocess.SubprocessError):
+        return Pinning(None, f"pinned at {commit[:12]} (no git here to look it up)")
+    if inside.returncode != 0:
+        return Pinning(None, f"pinned at {commit[:12]} (not a git checkout: not looked up)")
+    top = Path(inside.stdout.strip())
+    for task in listing.tasks:
+        if _git(top, "cat-file", "-e", f"{commit}:{task.task_path}").returncode != 0:
+            return Pinning(
+                f"repository_commit {commit[:12]} does not hold {task.task_path}: run `mechbench check NAME --pin` "
+                f"(or set it to {UNPINNED[:8]}… until the task is committed)",
+                "",
+            )
+    return Pinning(None, f"pinned at {commit[:12]}")
+
+
+def pin_listing(path: Path) -> str:
+    """Pin the entry at ``path`` to the last commit that changed its task files (they must be committed as they are
+    now); returns the commit. Only the ``repository_commit`` line changes."""
+    listing = read_listing(path)
+    top = Path(_git(path.parent, "rev-parse", "--show-toplevel").stdout.strip() or ".")
+    files = sorted({task.task_path for task in listing.tasks})
+    dirty = _git(top, "status", "--porcelain", "--", *files).stdout.strip()
+    commit = _git(top, "log", "-1", "--format=%H", "--", *files).stdout.strip()
+    if dirty or not COMMIT.match(commit):
+        raise DataSourceError(f"{path}: commit {', '.join(files)} first, then pin")
+    text = path.read_text(encoding="utf-8")
+    pinned, count = re.subn(r'(repository_commit:\s*["\']?)[0-9a-f]{40}(["\']?)', rf"\g<1>{commit}\g<2>", text)
+    if count != 1:
+        raise DataSourceError(f"{path}: no single repository_commit line to pin")
+    path.write_text(pinned, encoding="utf-8")
+    return commit

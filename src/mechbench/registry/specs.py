@@ -138,6 +138,14 @@ class BenchmarkSpec:
     derive: Callable[[Path, Path], str] | None = None
     """``derive(source_set, out)``: write this benchmark's set from a generated set of :attr:`derives_from` into
     ``out``; returns one line saying what it wrote (``mechbench generate <derives_from>`` calls it)."""
+    sees: str = ""
+    """What the model is shown and what it answers, in a few words (the README's table of benchmarks)."""
+    scored_by: str = ""
+    """What decides the score, in a few words."""
+    needs: str = ""
+    """What a model must take in (images, video, text only)."""
+    chance: str = ""
+    """The headline's chance level in words (the validity page's shortcut panels): ``1/2``, or why there is none."""
 
 
 _SPECS: dict[str, BenchmarkSpec] = {}

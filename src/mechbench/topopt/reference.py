@@ -4,7 +4,7 @@ SPhyR's topology score divides the reference optimum's compliance by the answer'
 comparable with the paper's when the reference is computed the paper's way. This module follows the
 published recipe exactly — the constants, the order of the candidate designs, the bisection that keeps
 its last evaluated point, the binarisation with ties, the first-strictly-lowest selection and the
-best-improvement swap polish (``shared/docs/sphyr-reference-optimum.md`` §6–§9) — on compiled kernels
+best-improvement swap polish (the judge section of ``src/mechbench/benchmarks/sphyr/README.md``) — on compiled kernels
 (:mod:`mechbench.topopt._kernels`). mechbench's own, stronger optimiser is :mod:`mechbench.topopt.simp`; both
 are reached through :func:`mechbench.topopt.optimum`.
 """

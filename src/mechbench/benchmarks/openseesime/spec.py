@@ -39,6 +39,10 @@ SPEC = register(
     BenchmarkSpec(
         name="openseesime",
         title="OpenSeeSimE",
+        sees="a simulation (image or video) → one of several choices",
+        scored_by="the published key; accuracy per question type",
+        needs="images and video",
+        chance="1 / choices",
         task=openseesime,
         report=REPORT,
         order=40,

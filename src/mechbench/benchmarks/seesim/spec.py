@@ -36,6 +36,10 @@ SPEC = register(
     BenchmarkSpec(
         name="seesim",
         title="SeeSim",
+        sees="a structural or fluid simulation (image, video or text report) → true/false",
+        scored_by="the published answer key; accuracy by domain, consistency",
+        needs="images or video (`-T modality=text`: none)",
+        chance="1/2",
         task=seesim,
         report=REPORT,
         order=30,

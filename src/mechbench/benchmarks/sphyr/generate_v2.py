@@ -1,12 +1,12 @@
 """Fresh SPhyR v2 / v2-20 style samples, with the load direction written into every record.
 
-Drawn as upstream's v2 generator describes its samples (``sphyr-v2.md`` §1), in mechbench's own random streams:
-1–3 contiguous load cells on a random edge, 2–5 contiguous support cells on another edge (with probability 0.35
-a second run of 2–4 on any edge but the load's), a load direction from the eight (row, col) steps; the ground
-truth is the published reference optimum at volume fraction 0.3 with every non-L/S cell free (easy: the 30 %
-most solid cells of the whole grid; hard: densities to one decimal). Samples are kept apart: boundary layouts
-differ in at least 6 cells and easy solutions in at least 8. Masks never cover L or S; counts scale with the
-grid (cells with area, rows and columns with side).
+Drawn as upstream's v2 generator draws its samples (its dataset-creation code at the pinned commit), in mechbench's
+own random streams: 1–3 contiguous load cells on a random edge, 2–5 contiguous support cells on another edge (with
+probability 0.35 a second run of 2–4 on any edge but the load's), a load direction from the eight (row, col) steps;
+the ground truth is the published reference optimum at volume fraction 0.3 with every non-L/S cell free (easy: the
+30 % most solid cells of the whole grid; hard: densities to one decimal). Samples are kept apart: boundary layouts
+differ in at least 6 cells and easy solutions in at least 8. Masks never cover L or S; counts scale with the grid
+(cells with area, rows and columns with side).
 
 Upstream's records do not say which direction a sample was drawn with; these do (``load_direction``, an extra
 field upstream readers ignore), and mechbench's physics and directional metrics use it.

@@ -1,4 +1,4 @@
-"""SPhyR's cell-level metrics as plain functions (the published definitions, ``sphyr-protocol.md``).
+"""SPhyR's cell-level metrics as plain functions (the published definitions of upstream's evaluation code).
 
 Per sample: validity (with the reason when invalid), exact match (string comparison), the seed's
 ``score`` and ``normalized_score``, the newer ``difference_ratio``, ``relative_difference_ratio``

@@ -50,6 +50,10 @@ SPEC = register(
     BenchmarkSpec(
         name="sphyr",
         title="SPhyR",
+        sees="a masked topology-optimisation grid (text) → the completed grid",
+        scored_by="every published cell and graph metric, and the physics judge",
+        needs="text only",
+        chance="none: compared with the published set",
         task=sphyr,
         report=REPORT,
         oracle_metric="exact_match",

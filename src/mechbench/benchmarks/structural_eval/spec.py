@@ -15,6 +15,13 @@ SPEC = register(
     BenchmarkSpec(
         name="structural_eval",
         title="StructuralEval",
+        sees="a drawing of a beam, frame or truss → FrameCalc JSON",
+        scored_by=(
+            "mechbench's frame solver: reactions and moments against the truth; diagnostic ladder, "
+            "difficulty-weighted accuracy"
+        ),
+        needs="images",
+        chance="none: compared with the published set",
         task=structural_eval,
         report=REPORT,
         baselines=BASELINES,
