@@ -20,6 +20,7 @@ from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.harness.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES, TIMEOUT
 from mechbench.tasks import sphyr, structural_eval
 from tests.fault_server import FAULTS, FaultServer, message_images, message_text
@@ -51,9 +52,7 @@ def run(task: Task, server: FaultServer, log_dir: Path, **options: Any) -> EvalL
         "model_args": {"max_retries": 0},
         **options,
     }
-    return inspect_eval(task, model=MODEL, model_base_url=server.url, log_dir=str(log_dir), display="none", **settings)[
-        0
-    ]
+    return inspect_eval(task, model=MODEL, model_base_url=server.url, log_dir=str(log_dir), **QUIET_EVAL, **settings)[0]
 
 
 def sample_scores(log: EvalLog) -> dict[str, Any]:

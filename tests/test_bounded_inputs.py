@@ -21,6 +21,7 @@ from mechbench.benchmarks.seesim.dataset import read_blocks
 from mechbench.benchmarks.structural_eval.official_protocol import read_protocol
 from mechbench.core.errors import DataSourceError
 from mechbench.core.limits import MAX_GRID_SIDE, MAX_RECORDS_PER_FILE, MAX_SOURCE_TEXT_BYTES
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import sphyr
 from tests.benchmarks.openseesime.test_openseesime import SCHEMA, _row
 
@@ -189,7 +190,7 @@ def test_a_lone_surrogate_in_the_data_never_fails_the_run(tmp_path: Path) -> Non
         sphyr(data=str(tmp_path), subject="full_easy", version="v1", physics=False),
         model="mechbench/empty",
         log_dir=str(tmp_path / "logs"),
-        display="none",
+        **QUIET_EVAL,
     )
     assert log.status == "success" and len(log.samples) == 3
 

@@ -18,6 +18,7 @@ from mechbench.cli import app
 from mechbench.frame import FrameModel, solve
 from mechbench.frame.generate import generate_structure
 from mechbench.frame.render import render
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.sources.resolve import bundled
 from mechbench.tasks import structural_eval
 
@@ -65,7 +66,7 @@ def test_oracle_scores_one_on_generated_tasks(tmp_path: Path) -> None:
         structural_eval(data=str(tmp_path / "gen"), debug=True),
         model="mockllm/model",
         log_dir=str(tmp_path / "logs"),
-        display="none",
+        **QUIET_EVAL,
     )
     assert log.status == "success" and len(log.samples) == 10
     assert all(s.scores["structural_scorer"].value == 1.0 for s in log.samples)

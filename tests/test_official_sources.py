@@ -17,6 +17,7 @@ from mechbench.benchmarks.seesim.dataset import DEFAULT_REVISION as SEESIM_REVIS
 from mechbench.benchmarks.seesim.dataset import VERIFIED_QUESTIONS_SHA256
 from mechbench.benchmarks.structural_eval.dataset import OFFICIAL_REVISION
 from mechbench.core.errors import DataSourceError
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.sources.files import files_sha256
 from mechbench.tasks import seesim, structural_eval
 
@@ -61,7 +62,7 @@ def test_seesim_default_gives_the_published_always_true_rate(
     assert meta["data_source"] == f"github.com/cmudrc/OpenSeeSimE@{SEESIM_REVISION}"
     assert meta["revision"] == SEESIM_REVISION and meta["data_sha256"] == VERIFIED_QUESTIONS_SHA256
     assert meta["verified_copy"]
-    (log,) = inspect_eval(task, model="mechbench/always-true", log_dir=str(tmp_path / "logs"), display="none")
+    (log,) = inspect_eval(task, model="mechbench/always-true", log_dir=str(tmp_path / "logs"), **QUIET_EVAL)
     accuracy = next(s.metrics["accuracy"].value for s in log.results.scores if "accuracy" in s.metrics)
     assert accuracy * 240 == pytest.approx(127) and len(log.samples) == 240  # the published 52.9 %
     assert log.eval.metadata["data_sha256"] == VERIFIED_QUESTIONS_SHA256

@@ -10,6 +10,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from mechbench.benchmarks.sphyr.grid import sample_grid
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.harness.replies import split_reply
 from mechbench.tasks import seesim, sphyr, structural_eval
 
@@ -43,7 +44,7 @@ def test_sphyr_budget_exhausted_is_its_own_outcome(tmp_path: Path) -> None:
         (f"<think>first thoughts 1 1\n0 0</think>\n{answer}", "stop"),  # reasoning, then the right grid
         ("I cannot do this.", "stop"),  # an unparsable answer
     )
-    (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")
+    (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), **QUIET_EVAL)
     by_id = {s.id: s.scores["sphyr_scorer"] for s in log.samples}
     ids = [s.id for s in task.dataset]
     exhausted, right, unparsable = (by_id[i] for i in ids)
@@ -60,7 +61,7 @@ def test_seesim_budget_exhausted_apart_from_unparsable(seesim_data: Path, tmp_pa
     task = seesim(modality="text", files="File_1", data=str(seesim_data))
     count = len(task.dataset)
     model = _model((THINKING, "max_tokens"), ("<think>maybe false</think> True", "stop"), *[("", "stop")] * (count - 2))
-    (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), display="none")
+    (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path), **QUIET_EVAL)
     metrics = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
     assert metrics["budget_exhausted"] == 1.0 and metrics["unparsable"] == count - 2
     first = next(s for s in log.samples if s.id == task.dataset[0].id).scores["seesim_scorer"]
@@ -70,7 +71,7 @@ def test_seesim_budget_exhausted_apart_from_unparsable(seesim_data: Path, tmp_pa
 
 def test_structural_budget_exhausted_outcome(structural_data: Path, tmp_path: Path) -> None:
     task = structural_eval(data=str(structural_data), filter="beam_001", max_retries=0)
-    (log,) = inspect_eval(task, model=_model((THINKING, "max_tokens")), log_dir=str(tmp_path), display="none")
+    (log,) = inspect_eval(task, model=_model((THINKING, "max_tokens")), log_dir=str(tmp_path), **QUIET_EVAL)
     (sample,) = log.samples
     score = sample.scores["structural_scorer"]
     assert score.value == 0.0 and score.metadata["outcome"] == "budget_exhausted"
@@ -87,7 +88,7 @@ def test_a_failing_physics_judge_leaves_the_sample_unscored(tmp_path: Path, monk
     monkeypatch.setattr(parts, "physics_score", broken)
     (log,) = inspect_eval(
         sphyr(data="bundled", subject="full_easy", samples="2"), model="mechbench/solid", log_dir=str(tmp_path),
-        display="none",
+        **QUIET_EVAL,
     )  # fmt: skip
     assert log.status == "success" and len(log.samples) == 2
     for sample in log.samples:
@@ -107,7 +108,7 @@ def test_a_failing_frame_solver_leaves_the_sample_unscored(
 
     monkeypatch.setattr(check, "solve_response", broken)
     task = structural_eval(data=str(structural_data), filter="beam_00", debug=True)
-    (log,) = inspect_eval(task, model="mockllm/model", log_dir=str(tmp_path), display="none")
+    (log,) = inspect_eval(task, model="mockllm/model", log_dir=str(tmp_path), **QUIET_EVAL)
     assert log.status == "success" and log.samples
     for sample in log.samples:
         score = sample.scores["structural_scorer"]

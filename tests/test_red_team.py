@@ -18,6 +18,7 @@ from mechbench.core.errors import ModelTooLargeError
 from mechbench.core.safejson import loads
 from mechbench.frame import FrameModel, solve
 from mechbench.frame.model import MAX_LINKS, MAX_LOADS, MAX_POINTS, MAX_SUPPORTS
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import structural_eval
 
 runner = CliRunner()
@@ -59,7 +60,7 @@ def test_a_huge_integer_reply_loses_no_sample_in_inspect(structural_data: Path, 
         model="mechbench/replay",
         model_args={"file": str(replies)},
         log_dir=str(tmp_path / "logs"),
-        display="none",
+        **QUIET_EVAL,
     )
     assert log.status == "success", log.error
     assert len(log.samples) == 9 and all(s.error is None for s in log.samples)

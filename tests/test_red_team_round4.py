@@ -22,6 +22,7 @@ from mechbench.benchmarks.sphyr.parse import MAX_REPLY_CHARS as SPHYR_CAP
 from mechbench.benchmarks.sphyr.parse import parse_reply
 from mechbench.benchmarks.structural_eval.extract import MAX_REPLY_CHARS as STRUCTURAL_CAP
 from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extract_model_json
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.harness.replies import split_reply
 from mechbench.tasks import seesim
 
@@ -38,7 +39,7 @@ def test_eval_retry_refuses_a_log_that_names_a_file_and_runs_nothing(tmp_path: P
         model="mockllm/model",
         log_dir=str(tmp_path),
         limit=1,
-        display="none",
+        **QUIET_EVAL,
     )
     log.eval.task, log.eval.task_file, log.eval.task_registry_name = "evil", str(evil), "evil"
     planted = tmp_path / "planted.eval"
@@ -270,7 +271,7 @@ def test_a_log_left_unfinished_by_a_full_disk_ends_the_run_in_error(tmp_path: Pa
         model="mockllm/model",
         log_dir=str(tmp_path / "done"),
         limit=1,
-        display="none",
+        **QUIET_EVAL,
     )
     log.status = "started"
     cut_short = tmp_path / "logs" / "2026-11-26T00-00-00-00-00_seesim_cut.eval"
@@ -341,7 +342,7 @@ def test_every_tool_turn_is_sent_with_the_tasks_output_cap(tmp_path: Path) -> No
         model_args={"file": str(conversation)},
         log_dir=str(tmp_path / "logs"),
         limit=1,
-        display="none",
+        **QUIET_EVAL,
     )
     calls = [event for event in log.samples[0].events if event.event == "model"]
     assert len(calls) == 2 and all(event.config.max_tokens == 3000 for event in calls)

@@ -16,6 +16,7 @@ from mechbench.benchmarks.openseesime.generated_set import RANGE_CHOICES, VALUE_
 from mechbench.benchmarks.seesim.protocol import QUESTION_TEMPLATE
 from mechbench.benchmarks.seesim.shortcuts import keyword
 from mechbench.conformance.shortcuts import run_shortcuts
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.report import build_report
 from mechbench.report.build import COIN
 from mechbench.sources.resolve import bundled
@@ -64,14 +65,14 @@ def test_nonsense_is_decided_by_a_fallback_the_log_and_report_show_and_strict_re
     replies.write_text("".join(json.dumps({"id": s.id, "reply": NONSENSE}) + "\n" for s in task.dataset))
     truths = [s.target == "True" for s in task.dataset]
     (published,) = inspect_eval(
-        task, model="mechbench/replay", model_args={"file": str(replies)}, log_dir=str(tmp_path), display="none"
+        task, model="mechbench/replay", model_args={"file": str(replies)}, log_dir=str(tmp_path), **QUIET_EVAL
     )
     metrics = {k: v.value for s in published.results.scores for k, v in s.metrics.items()}
     assert metrics["fallback"] == 1.0  # every answer decided by rule 3 ("starts with t")
     assert metrics["accuracy"] == pytest.approx(sum(truths) / len(truths))  # read as True throughout
     strict = seesim(data="bundled", modality="text", parser="strict")
     (log,) = inspect_eval(
-        strict, model="mechbench/replay", model_args={"file": str(replies)}, log_dir=str(tmp_path), display="none"
+        strict, model="mechbench/replay", model_args={"file": str(replies)}, log_dir=str(tmp_path), **QUIET_EVAL
     )
     metrics = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
     assert metrics["accuracy"] == 0.0 and metrics["unparsable"] == len(task.dataset) and metrics["fallback"] == 0.0

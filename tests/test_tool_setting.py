@@ -18,13 +18,14 @@ from mechbench.benchmarks.sphyr.baselines import sphyr_solid
 from mechbench.benchmarks.sphyr.tools import analysis
 from mechbench.benchmarks.structural_eval.dataset import load_tasks
 from mechbench.benchmarks.structural_eval.tools import solution_summary
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import sphyr, structural_eval
 
 pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
 
 
 def _run(task, model: str, tmp_path: Path, **kwargs):
-    (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), display="none", **kwargs)
+    (log,) = inspect_eval(task, model=model, log_dir=str(tmp_path / "logs"), **QUIET_EVAL, **kwargs)
     assert log.status == "success", log.error
     return log
 

@@ -15,6 +15,7 @@ from inspect_ai.tool import ToolError
 
 from mechbench.benchmarks.structural_eval.tools import drawing
 from mechbench.core.budget import BudgetExceededError, check_budget, time_budget, within_budget
+from mechbench.harness.quiet import QUIET_EVAL
 
 
 def _loaded_chain(links: int = 39) -> str:
@@ -127,7 +128,7 @@ def test_a_recorded_tool_call_past_its_budget_counts_as_an_instrument_failure(tm
         model_args={"file": str(tmp_path / "conversations.jsonl")},
         sample_id=sample.id,
         log_dir=str(tmp_path / "logs"),
-        display="none",
+        **QUIET_EVAL,
     )
     assert log.status == "success"
     (scored,) = log.samples
@@ -164,7 +165,7 @@ def test_a_judge_past_its_budget_between_feedback_rounds_leaves_the_sample_unsco
         model="mechbench/empty",
         log_dir=str(tmp_path / "logs"),
         limit=1,
-        display="none",
+        **QUIET_EVAL,
     )
     assert log.status == "success" and not log.samples[0].error
     score = log.samples[0].scores["sphyr_scorer"]

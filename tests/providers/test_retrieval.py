@@ -9,6 +9,7 @@ from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.sphyr.dataset import read_records
 from mechbench.benchmarks.sphyr.retrieval import retrieve, similarity
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import sphyr
 
 
@@ -36,7 +37,7 @@ def test_lookup_finds_the_sample_and_retrieval_does_not(
             sphyr(data=str(folder), subject="10_random_cell_easy", physics=False, version=version),
             model=f"mechbench/{model}",
             log_dir=str(tmp_path),
-            display="none",
+            **QUIET_EVAL,
         )
         assert log.status == "success" and len(log.samples) == len(records)
         scores[model] = {s.name: s.metrics["mean"].value for s in log.results.scores if s.metrics}

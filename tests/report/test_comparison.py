@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.report import build_report
 from mechbench.report.build import setting_labels
 from mechbench.report.reading import caption, counts
@@ -22,7 +23,7 @@ SUBJECT = dict(subject="full_easy", data="bundled", physics=False)
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("comparison")
-    run = dict(log_dir=str(folder), display="none")
+    run = dict(log_dir=str(folder), **QUIET_EVAL)
     # The same model on the same samples three times: the first 4, then 6 (4 of them again), then 2 again.
     for limit in (4, 6, 2):
         inspect_eval(sphyr(**SUBJECT), model="mechbench/tool-demo", limit=limit, **run)  # type: ignore[arg-type]

@@ -14,6 +14,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from mechbench.cli import app
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import seesim, sphyr_suite, structural_eval
 
 runner = CliRunner()
@@ -22,7 +23,7 @@ runner = CliRunner()
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory, structural_data: Path, sphyr_data: Path, seesim_data: Path) -> Path:
     folder = tmp_path_factory.mktemp("logs")
-    common = {"log_dir": str(folder), "display": "none"}
+    common = {"log_dir": str(folder), **QUIET_EVAL}
     inspect_eval(structural_eval(data=str(structural_data), filter="beam", debug=True), model="mockllm/model", **common)
     truth = json.loads((structural_data / "raw_models" / "beam_001.json").read_text())
     wrong = {**truth, "points": [{**p, "x": p["x"] * 2} for p in truth["points"]]}

@@ -16,6 +16,7 @@ from inspect_ai import eval as inspect_eval
 from mechbench.benchmarks.seesim.generated_set import simulate, write_seesim
 from mechbench.benchmarks.seesim.protocol import PAIRS
 from mechbench.benchmarks.seesim.rules import MARGIN, NOT_ASKED, RULES
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.sources.resolve import bundled
 from mechbench.tasks import seesim
 from tests.test_shortcuts import within_chance
@@ -130,14 +131,14 @@ def test_the_layout_loads_in_every_modality_and_the_oracle_is_consistent(seesim_
             seesim(data=str(folder), modality=modality, oracle=True),
             model="mockllm/model",
             log_dir=str(tmp_path),
-            display="none",
+            **QUIET_EVAL,
         )
         values = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
         assert len(log.samples) == table["answers"]
         assert values["accuracy"] == values["consistency"] == values["validation_accuracy"] == 1.0
         assert log.eval.metadata["generated"]["seed"] == 2026 and not log.eval.metadata["verified_copy"]
     (log,) = inspect_eval(
-        seesim(data=str(folder), modality="text"), model="mechbench/always-true", log_dir=str(tmp_path), display="none"
+        seesim(data=str(folder), modality="text"), model="mechbench/always-true", log_dir=str(tmp_path), **QUIET_EVAL
     )
     accuracy = next(v.value for s in log.results.scores for k, v in s.metrics.items() if k == "accuracy")
     assert accuracy == pytest.approx(table["always_true"])

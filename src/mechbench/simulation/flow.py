@@ -169,7 +169,7 @@ def run_flow(setup: FlowSetup) -> FlowRun:
     buoyancy = setup.richardson * speed_in**2 / scale if heated else 0.0  # g·β·ΔT with ΔT = 1
     tau_heat = 3 * nu / PRANDTL[setup.fluid] + 0.5
     inlet = np.where(solid[:, 0], 0.0, speed_in)
-    sources = lbm.pull_sources(solid)
+    sources, interior = lbm.pull_sources(solid), lbm.interior_cells(solid)
     rho = np.ones((ny, nx))
     ux = np.zeros((ny, nx))  # from rest; the inflow ramps up smoothly, so that no pressure wave rings on
     # A small cross-stream disturbance behind the inlet breaks the exact mirror symmetry of the lattice: stable
@@ -196,7 +196,7 @@ def run_flow(setup: FlowSetup) -> FlowRun:
         x = min(1.0, step / ramp)
         # A smooth start (3x² − 2x³, no transcendental function: the same bits on any machine's maths library).
         speed = inlet * (x * x * (3.0 - 2.0 * x))
-        lbm.flow_step(f, out, solid, sources, q, speed, tau, buoyancy, temperature, rho, ux, uy)
+        lbm.flow_step(f, out, solid, sources, q, speed, tau, buoyancy, temperature, rho, ux, uy, interior)
         f, out = out, f
         if heated:
             lbm.heat_step(g, g_out, solid, hot, tau_heat, ux, uy, temperature)

@@ -99,6 +99,18 @@ def bounced(pulled: np.ndarray, sources: np.ndarray, q: np.ndarray, i: int, k: i
     return (pulled[back, k] + (2.0 * share - 1.0) * pulled[i, k]) / (2.0 * share)
 
 
+def interior_cells(solid: np.ndarray) -> np.ndarray:
+    """Fluid cells (row-major) whose eight neighbours are all fluid and inside the domain: their populations stream
+    from fixed offsets, with no wall to bounce from (most of a lattice; :func:`flow_step` takes a fast path there)."""
+    ny, nx = solid.shape
+    fluid = np.zeros((ny + 2, nx + 2), dtype=bool)
+    fluid[1:-1, 1:-1] = ~solid
+    inner = ~solid
+    for i in range(1, 9):
+        inner = inner & fluid[1 - EY[i] : ny + 1 - EY[i], 1 - EX[i] : nx + 1 - EX[i]]
+    return inner.ravel()
+
+
 @njit(cache=True, nogil=True)
 def flow_step(
     f: np.ndarray,
@@ -113,52 +125,90 @@ def flow_step(
     rho: np.ndarray,
     ux: np.ndarray,
     uy: np.ndarray,
+    interior: np.ndarray,
     magic: float = -1.0,
 ) -> None:
     """One stream-and-collide step from ``f`` into ``out`` (``sources`` from :func:`pull_sources`, ``q`` from
-    :func:`wall_distances`); writes density and velocity (after the force). ``magic``: TRT's Λ = (τ⁺ − ½)(τ⁻ − ½)
-    (default: :data:`MAGIC` from τ⁺ = :data:`MAGIC_FROM`, τ⁻ = 1 below)."""
+    :func:`wall_distances`, ``interior`` from :func:`interior_cells`); writes density and velocity (after the force).
+    ``magic``: TRT's Λ = (τ⁺ − ½)(τ⁻ − ½) (default: :data:`MAGIC` from τ⁺ = :data:`MAGIC_FROM`, τ⁻ = 1 below)."""
     ny, nx = solid.shape
     cells = ny * nx
     pulled, written = f.reshape(9, cells), out.reshape(9, cells)
     is_solid, heat = solid.reshape(cells), temperature.reshape(cells)
     density, vel_x, vel_y = rho.reshape(cells), ux.reshape(cells), uy.reshape(cells)
     local = np.empty(9)
-    feq = np.empty(9)
     source_term = np.empty(9)
     omega_even = 1.0 / tau
     if magic < 0.0:
         magic = MAGIC if tau >= MAGIC_FROM else 0.5 * (tau - 0.5)  # the latter: τ⁻ = 1
     omega_odd = 1.0 / (magic / (tau - 0.5) + 0.5)
     for k in range(cells):
-        if is_solid[k]:
+        if interior[k]:  # streamed from the eight neighbours at fixed offsets: no wall, no lookup
+            local[0] = pulled[0, k]
+            local[1] = pulled[1, k - 1]
+            local[2] = pulled[2, k - nx]
+            local[3] = pulled[3, k + 1]
+            local[4] = pulled[4, k + nx]
+            local[5] = pulled[5, k - nx - 1]
+            local[6] = pulled[6, k - nx + 1]
+            local[7] = pulled[7, k + nx + 1]
+            local[8] = pulled[8, k + nx - 1]
+        elif is_solid[k]:
             for i in range(9):
                 written[i, k] = 0.0
             density[k], vel_x[k], vel_y[k] = 1.0, 0.0, 0.0
             continue
-        for i in range(9):
-            source = sources[i, k]
-            if source >= 0:
-                local[i] = pulled[i, source]
-                continue
-            local[i] = bounced(pulled, sources, q, i, k)
-        r = local[0] + local[1] + local[2] + local[3] + local[4] + local[5] + local[6] + local[7] + local[8]
-        mx = local[1] - local[3] + local[5] - local[6] - local[7] + local[8]
-        my = local[2] - local[4] + local[5] + local[6] - local[7] - local[8]
+        else:
+            for i in range(9):
+                source = sources[i, k]
+                if source >= 0:
+                    local[i] = pulled[i, source]
+                    continue
+                local[i] = bounced(pulled, sources, q, i, k)
+        # The collision, in one fixed order of operations: the same bits on any machine (no fast-math). Scalars,
+        # not arrays: the compiler keeps them in registers (e_i·u written out: 0·v and 1·v are exact).
+        f0, f1, f2, f3, f4 = local[0], local[1], local[2], local[3], local[4]
+        f5, f6, f7, f8 = local[5], local[6], local[7], local[8]
+        r = f0 + f1 + f2 + f3 + f4 + f5 + f6 + f7 + f8
+        mx = f1 - f3 + f5 - f6 - f7 + f8
+        my = f2 - f4 + f5 + f6 - f7 - f8
         force = buoyancy * heat[k] * r
         vx, vy = mx / r, (my + 0.5 * force) / r
         square = 1.5 * (vx * vx + vy * vy)
-        for i in range(9):
-            eu = EX[i] * vx + EY[i] * vy
-            feq[i] = W[i] * r * (1.0 + 3.0 * eu + 4.5 * eu * eu - square)
+        w0, w1, w5 = W[0] * r, W[1] * r, W[5] * r
+        e1, e2, e3, e4 = vx, vy, -vx, -vy
+        e5, e6, e7, e8 = vx + vy, -vx + vy, -vx - vy, vx - vy
+        q0 = w0 * (1.0 - square)
+        q1 = w1 * (1.0 + 3.0 * e1 + 4.5 * e1 * e1 - square)
+        q2 = w1 * (1.0 + 3.0 * e2 + 4.5 * e2 * e2 - square)
+        q3 = w1 * (1.0 + 3.0 * e3 + 4.5 * e3 * e3 - square)
+        q4 = w1 * (1.0 + 3.0 * e4 + 4.5 * e4 * e4 - square)
+        q5 = w5 * (1.0 + 3.0 * e5 + 4.5 * e5 * e5 - square)
+        q6 = w5 * (1.0 + 3.0 * e6 + 4.5 * e6 * e6 - square)
+        q7 = w5 * (1.0 + 3.0 * e7 + 4.5 * e7 * e7 - square)
+        q8 = w5 * (1.0 + 3.0 * e8 + 4.5 * e8 * e8 - square)
         # The rest population is even; each opposite pair (1, 3), (2, 4), (5, 7), (6, 8) relaxes together.
-        written[0, k] = local[0] - omega_even * (local[0] - feq[0])
-        for i in (1, 2, 5, 6):
-            back = OPPOSITE[i]
-            even = 0.5 * (local[i] + local[back] - feq[i] - feq[back])
-            odd = 0.5 * (local[i] - local[back] - feq[i] + feq[back])
-            written[i, k] = local[i] - omega_even * even - omega_odd * odd
-            written[back, k] = local[back] - omega_even * even + omega_odd * odd
+        written[0, k] = f0 - omega_even * (f0 - q0)
+        even, odd = 0.5 * (f1 + f3 - q1 - q3), 0.5 * (f1 - f3 - q1 + q3)
+        written[1, k], written[3, k] = (
+            f1 - omega_even * even - omega_odd * odd,
+            f3 - omega_even * even + omega_odd * odd,
+        )
+        even, odd = 0.5 * (f2 + f4 - q2 - q4), 0.5 * (f2 - f4 - q2 + q4)
+        written[2, k], written[4, k] = (
+            f2 - omega_even * even - omega_odd * odd,
+            f4 - omega_even * even + omega_odd * odd,
+        )
+        even, odd = 0.5 * (f5 + f7 - q5 - q7), 0.5 * (f5 - f7 - q5 + q7)
+        written[5, k], written[7, k] = (
+            f5 - omega_even * even - omega_odd * odd,
+            f7 - omega_even * even + omega_odd * odd,
+        )
+        even, odd = 0.5 * (f6 + f8 - q6 - q8), 0.5 * (f6 - f8 - q6 + q8)
+        written[6, k], written[8, k] = (
+            f6 - omega_even * even - omega_odd * odd,
+            f8 - omega_even * even + omega_odd * odd,
+        )
         if force != 0.0:  # Guo's forcing, split into its even and odd parts like the populations
             for i in range(9):
                 eu = EX[i] * vx + EY[i] * vy

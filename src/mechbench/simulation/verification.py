@@ -197,7 +197,7 @@ class _Lattice:
     def run(self, steps: int, force_links: np.ndarray | None = None, average: int = 0) -> tuple:
         """(ρ, ux, uy, mean force on ``force_links`` over the last ``average`` steps) after ``steps`` steps."""
         ny, nx = self.solid.shape
-        sources = lbm.pull_sources(self.solid)
+        sources, interior = lbm.pull_sources(self.solid), lbm.interior_cells(self.solid)
         rho, ux, uy = np.ones((ny, nx)), np.zeros((ny, nx)), np.zeros((ny, nx))
         f = lbm.equilibrium(rho, ux, uy)
         out = np.empty_like(f)
@@ -207,7 +207,7 @@ class _Lattice:
         for step in range(1, steps + 1):
             x = min(1.0, step / ramp)
             lbm.flow_step(f, out, self.solid, sources, self.q, self.inlet * x * x * (3 - 2 * x), self.tau, 0.0,
-                          temperature, rho, ux, uy)  # fmt: skip
+                          temperature, rho, ux, uy, interior)  # fmt: skip
             if force_links is not None and step > steps - average:
                 force += _momentum_exchange(f, out, sources, self.q, force_links) / average
             f, out = out, f

@@ -12,6 +12,7 @@ from inspect_ai import eval as inspect_eval
 from mechbench.benchmarks.openseesime.dataset import COLUMNS, open_openseesime, stream_questions
 from mechbench.benchmarks.openseesime.generated_set import VALUE_RANGE, bundled_set, rows
 from mechbench.core.errors import DataSourceError
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.sources.resolve import bundled
 from mechbench.tasks import openseesime
 
@@ -75,7 +76,7 @@ def test_bundled_runs_offline_and_its_key_is_the_oracles(cache: Path, tmp_path: 
         ],
         model="mechbench/first-choice",
         log_dir=str(tmp_path / "logs"),
-        display="none",
+        **QUIET_EVAL,
     )
     oracle, first = logs
     assert oracle.status == first.status == "success"

@@ -15,6 +15,7 @@ from PIL import Image
 
 from mechbench.benchmarks.openseesime.dataset import PINNED_REVISIONS, parquet_schema
 from mechbench.benchmarks.openseesime.protocol import parse_choice
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import openseesime
 
 SCHEMA = parquet_schema()
@@ -93,7 +94,7 @@ def test_local_shards_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert task.config.temperature == 0.0
     # Right on 0 and 1; wrong on 2; no answer on 3 (no choice) and 4 (a letter past the choices); 5 by its text.
     replies = ["A", "B\nexplanation", "A", "maybe", "(E)", rows[5]["answer"]]
-    (log,) = inspect_eval(task, model=_model(replies), log_dir=str(tmp_path / "logs"), display="none")
+    (log,) = inspect_eval(task, model=_model(replies), log_dir=str(tmp_path / "logs"), **QUIET_EVAL)
     metrics = {k: v.value for s in log.results.scores for k, v in s.metrics.items()}
     by_id = {str(s.id): s.scores["openseesime_scorer"].value for s in log.samples}
     expected = [1.0, 1.0, 0.0, 0.0, 0.0, 1.0]
@@ -131,7 +132,7 @@ def test_oracle_baselines_and_the_report(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setenv("MECHBENCH_CACHE", str(tmp_path / "cache"))
     rows = write_fixture(tmp_path / "fixture")
     logs = tmp_path / "logs"
-    common = {"log_dir": str(logs), "display": "none"}
+    common = {"log_dir": str(logs), **QUIET_EVAL}
     (oracle,) = inspect_eval(openseesime(data=str(tmp_path / "fixture"), oracle=True), model="mockllm/model", **common)
     assert oracle.results.scores[0].metrics["accuracy"].value == 1.0 and oracle.stats.model_usage == {}
     (first,) = inspect_eval(openseesime(data=str(tmp_path / "fixture")), model="mechbench/first-choice", **common)

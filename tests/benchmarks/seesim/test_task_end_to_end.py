@@ -13,6 +13,7 @@ from inspect_ai import eval as inspect_eval
 from mechbench.benchmarks.seesim.inspect_parts import consistency
 from mechbench.benchmarks.seesim.protocol import PAIRS, VALIDATION, data_file_name
 from mechbench.benchmarks.seesim.video import extract_frames
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import seesim
 
 
@@ -58,7 +59,7 @@ def test_baselines_in_every_modality(seesim_data: Path, tmp_path: Path, modality
         seesim(modality=modality, data=str(seesim_data)),
         model=f"mechbench/{baseline}",
         log_dir=str(tmp_path),
-        display="none",
+        **QUIET_EVAL,
     )
     assert log.status == "success"
     expected = _available(seesim_data, _truth(seesim_data), modality)
@@ -117,7 +118,7 @@ def test_random_baseline_is_seeded_and_files_filter(seesim_data: Path, tmp_path:
             seesim(modality="text", domain="fluid", files="File_7,File_9", data=str(seesim_data)),
             model="mechbench/random",
             log_dir=str(tmp_path),
-            display="none",
+            **QUIET_EVAL,
         )[0]
         for _ in range(2)
     ]
@@ -155,7 +156,7 @@ def test_download_archive_from_local_http_server(seesim_data: Path, http_server,
         seesim(modality="text", domain="structural", data=f"{base}/SeeSim-main.zip"),
         model="mechbench/always-false",
         log_dir=str(tmp_path),
-        display="none",
+        **QUIET_EVAL,
     )
     structural = [k for k in _truth(seesim_data) if k[0] == "structural"]
     assert log.status == "success" and log.results.completed_samples == len(structural)

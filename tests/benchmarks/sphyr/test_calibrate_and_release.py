@@ -16,6 +16,7 @@ from mechbench.benchmarks.sphyr.calibrate import PANEL, calibrate, read_set, sub
 from mechbench.benchmarks.sphyr.generate_v2 import near, published_item
 from mechbench.benchmarks.sphyr.release import release_seed
 from mechbench.harness.calibration import holm
+from mechbench.harness.quiet import QUIET_EVAL
 
 ITEMS = 20
 """Items compared per set: the published records every CI copy holds (0-19 of each subject)."""
@@ -145,7 +146,7 @@ def test_the_report_names_the_release_a_score_was_measured_on_beside_other_sets(
             model="mechbench/retrieval",
             log_dir=str(tmp_path / "logs"),
             limit=3,
-            display="none",
+            **QUIET_EVAL,
         )
         assert log.status == "success"
     _mechbench("report", str(tmp_path / "logs"), "-o", str(tmp_path / "report"))

@@ -16,6 +16,7 @@ from mechbench.benchmarks.sphyr.load_direction import AXES, find, mean_over_dire
 from mechbench.benchmarks.sphyr.physics_scoring import PhysicsScore, physics_score
 from mechbench.benchmarks.sphyr.rotation import rotate_grid
 from mechbench.cli import app
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import sphyr
 from tests.published import published_data
 
@@ -120,7 +121,7 @@ def test_the_task_judges_each_sample_under_the_load_it_was_drawn_with(
         task = sphyr(
             data=str(upstream_format), subject="full_easy", version="v2", oracle=True, load_direction=convention
         )
-        (logs[convention],) = inspect_eval(task, log_dir=str(tmp_path / convention), display="none")
+        (logs[convention],) = inspect_eval(task, log_dir=str(tmp_path / convention), **QUIET_EVAL)
         assert logs[convention].status == "success"
         assert logs[convention].eval.metadata["load_direction"] == convention
     stored = {f"full_easy-{r['index']}": r for r in drawn[:4]}

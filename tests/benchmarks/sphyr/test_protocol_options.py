@@ -15,6 +15,7 @@ from mechbench.benchmarks.sphyr.physics_scoring import physics_score
 from mechbench.benchmarks.sphyr.prompts import TEMPLATE, build_prompt, grid_from_prompt, render_grid
 from mechbench.benchmarks.sphyr.rotation import rotate_direction, rotate_grid
 from mechbench.benchmarks.sphyr.scoring import score_grid
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import sphyr
 
 
@@ -92,7 +93,7 @@ def test_rotation_turns_grids_and_load_direction(sphyr_v2_data: Path, tmp_path: 
         sphyr(data=str(sphyr_v2_data), samples="2", rotation=1, subject="10_random_cell_easy"),
         model="mechbench/solid",
         log_dir=str(tmp_path),
-        display="none",
+        **QUIET_EVAL,
     )
     records = read_records(sphyr_v2_data / "10_random_cell_easy.jsonl")
     for sample, record in zip(log.samples, records, strict=False):
@@ -130,7 +131,7 @@ def test_feedback_rounds_score_every_round(sphyr_v2_data: Path, tmp_path: Path, 
         model="mechbench/replay",
         model_args={"file": str(path)},
         log_dir=str(tmp_path / "logs"),
-        display="none",
+        **QUIET_EVAL,
     )
     assert log.status == "success"
     names = {s.name for s in log.results.scores}
@@ -172,7 +173,7 @@ def test_rounds_past_the_recorded_replies_keep_the_last_recorded_answer(sphyr_v2
         model="mechbench/replay",
         model_args={"file": str(path)},
         log_dir=str(tmp_path / "logs"),
-        display="none",
+        **QUIET_EVAL,
     )
     (sample,) = log.samples
     assert sample.output.completion == answers[0][-1]  # the truth, recorded third: no empty answer invented

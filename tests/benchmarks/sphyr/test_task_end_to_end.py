@@ -9,6 +9,7 @@ from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.sphyr.dataset import SUBJECTS, read_records
 from mechbench.benchmarks.sphyr.grid import sample_grid
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import sphyr_suite
 
 
@@ -34,7 +35,7 @@ def test_every_subject_with_a_baseline(sphyr_data: Path, tmp_path: Path, baselin
         sphyr_suite("all", data=str(sphyr_data), physics=baseline == "solid"),
         model=f"mechbench/{baseline}",
         log_dir=str(tmp_path),
-        display="none",
+        **QUIET_EVAL,
         max_tasks=4,
     )
     assert len(logs) == len(SUBJECTS)
@@ -70,7 +71,7 @@ def test_invalid_replies_are_scored_not_lost(sphyr_data: Path, tmp_path: Path) -
     outputs = [reply("no grid, sorry"), reply("1 0\n0 1")] + [reply("")] * (count - 2)
     model = get_model("mockllm/model", custom_outputs=outputs)
     (log,) = inspect_eval(
-        sphyr_suite("full_easy", data=str(sphyr_data)), model=model, log_dir=str(tmp_path), display="none"
+        sphyr_suite("full_easy", data=str(sphyr_data)), model=model, log_dir=str(tmp_path), **QUIET_EVAL
     )
     assert log.status == "success"
     assert log.samples is not None and len(log.samples) == count
@@ -95,7 +96,7 @@ def test_20x20_grids_end_to_end_with_physics(sphyr_v2_20_data: Path, tmp_path: P
         ),
         model="mechbench/solid",
         log_dir=str(tmp_path),
-        display="none",
+        **QUIET_EVAL,
     )
     assert log.status == "success" and len(log.samples) == 4
     names = {s.name for s in log.results.scores}
@@ -128,7 +129,7 @@ def test_every_v2_subject_with_physics_and_a_report(
         sphyr_suite("all", data=str(request.getfixturevalue(folder)), version=version, samples=samples),
         model="mechbench/solid",
         log_dir=str(tmp_path / "logs"),
-        display="none",
+        **QUIET_EVAL,
         max_tasks=4,
     )
     assert len(logs) == len(SUBJECTS) and all(log.status == "success" for log in logs)

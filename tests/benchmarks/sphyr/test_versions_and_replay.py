@@ -15,6 +15,7 @@ from mechbench.benchmarks.sphyr.physics_scoring import PHYSICS_NAMES
 from mechbench.benchmarks.sphyr.scoring import METRIC_NAMES
 from mechbench.benchmarks.sphyr.versions import DATA_FOLDERS, DEFAULT_VERSION, UPSTREAM_REPOSITORY, UPSTREAM_REVISION
 from mechbench.core.errors import DataSourceError
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.sources.files import files_sha256
 from mechbench.tasks import sphyr
 
@@ -90,7 +91,7 @@ def test_replaying_the_published_gpt41_column_gives_the_published_scores(publish
         model="mechbench/replay",
         model_args={"file": str(folder)},
         log_dir=str(tmp_path),
-        display="none",
+        **QUIET_EVAL,
     )
     assert log.status == "success" and log.eval.task_args["samples"].startswith("replay:")
     published = {

@@ -12,6 +12,7 @@ from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.structural_eval.official_protocol import read_protocol
 from mechbench.core.errors import DataSourceError
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import structural_eval
 
 # A runner in the shape of the maintainers' run_eval.py, with texts of our own (never executed by mechbench).
@@ -89,7 +90,7 @@ def _replayed(root: Path, tmp_path: Path, replies: list[str], **task_args):
         model="mechbench/replay",
         model_args={"file": str(replay)},
         log_dir=str(tmp_path / "logs"),
-        display="none",
+        **QUIET_EVAL,
     )
     assert log.status == "success", log.error
     return log
@@ -192,7 +193,7 @@ def test_structured_output_requests_the_framecalc_schema(
             model="openai-api/fault/test-model",
             model_base_url=server.url,
             log_dir=str(tmp_path / "logs"),
-            display="none",
+            **QUIET_EVAL,
         )
         formats = [s.response_format for s in server.log.served]
     assert log.status == "success", log.error

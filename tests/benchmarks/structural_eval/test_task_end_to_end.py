@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
+from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import structural_eval
 from tests.benchmarks.structural_eval.test_scoring import _mutate
 
@@ -19,7 +20,7 @@ def _run(tmp_path: Path, model: str = "mockllm/model", model_args: dict | None =
         model=model,
         model_args=model_args or {},
         log_dir=str(tmp_path / "logs"),
-        display="none",
+        **QUIET_EVAL,
     )
     assert log.status == "success", log.error
     return log
