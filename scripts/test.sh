@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install mechbench with its test extras and Ray (and Debian's Chromium, which the report test renders HTML in),
-# then run the test suite. Extra arguments go to pytest (-m "not slow" is the fast subset; DEVELOPING.md).
+# then run the test suite: the main tier, or `long` (the long end-to-end tier) or `all` as the first argument. Extra
+# arguments go to pytest (DEVELOPING.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if ! command -v chromium >/dev/null 2>&1; then
@@ -23,8 +24,14 @@ export MECHBENCH_LITELLM="$proxy_env/bin/litellm"
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
 status=0
+# The tier: the main suite by default; `long` runs the long end-to-end tier, `all` both (DEVELOPING.md).
+tier=(-m "not long")
+case "${1:-}" in
+    long) tier=(-m long); shift ;;
+    all) tier=(); shift ;;
+esac
 # Both cores: whole files go to one of two workers (their module fixtures are built once); MECHBENCH_TEST_WORKERS=0
 # runs in one process.
-MECHBENCH_TEST_SUMMARY="$summary" python -m pytest -n "${MECHBENCH_TEST_WORKERS:-2}" --dist loadfile "$@" || status=$?
+MECHBENCH_TEST_SUMMARY="$summary" python -m pytest -n "${MECHBENCH_TEST_WORKERS:-2}" --dist loadfile ${tier[@]+"${tier[@]}"} "$@" || status=$?
 cat "$summary" 2>/dev/null || true
 exit "$status"

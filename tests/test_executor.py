@@ -53,6 +53,7 @@ def _flip_first(record: GridRecord) -> list[list[str]]:
     return grid
 
 
+@pytest.mark.long
 def test_ray_gives_the_same_bytes_as_the_local_pool(tmp_path: Path, sphyr_data: Path) -> None:
     try:
         import ray  # noqa: F401

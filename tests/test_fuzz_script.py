@@ -26,6 +26,7 @@ def load_script():
     return module
 
 
+@pytest.mark.long
 def test_every_target_survives_a_short_fuzz_run(tmp_path: Path) -> None:
     cases = 60  # a smoke run of every target; the campaigns in docs/fuzzing.md run thousands
     ran = subprocess.run(

@@ -89,6 +89,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return environment
 
 
+@pytest.mark.long
 def test_a_benchmark_copied_in_as_one_folder_is_picked_up_everywhere(
     copy: Path, env: dict[str, str], tmp_path: Path
 ) -> None:
@@ -124,6 +125,7 @@ def test_a_benchmark_copied_in_as_one_folder_is_picked_up_everywhere(
     assert "Contracts: 3 kept, 0 broken" in linted
 
 
+@pytest.mark.long
 def test_the_suites_generic_tests_pass_and_check_names_each_mistakes_fix(copy: Path, env: dict[str, str]) -> None:
     """The copy's own tests, run from its checkout: the benchmark-generic ones on the new benchmark, and the mistakes a
     contributor makes, each failing ``mechbench check`` with the fix in its message."""

@@ -120,10 +120,11 @@ class MechbenchModel(ModelAPI):
             chosen = next((b for b in self.baselines if b.accepts(task)), None)
             prompt = task
         if chosen is None:  # never another benchmark's answer: that would be scored as this model's
-            served = ", ".join(b.benchmark for b in self.baselines)
+            served = " and ".join(b.benchmark for b in self.baselines)
             raise UsageError(
-                f"mechbench/{self.model_name} answers {served}, and none of their accepts() recognises this prompt "
-                f"({task[:60]!r}…): a benchmark's Baseline.accepts must be true for every prompt its task writes"
+                f"mechbench/{self.model_name} answers {served} prompts and does not recognise this one "
+                f"({task[:60]!r}…): run it on a {served} task (a benchmark's Baseline.accepts must be true for every "
+                "prompt its task writes)"
             )
         return chosen.answer(prompt, self.seed, context)
 

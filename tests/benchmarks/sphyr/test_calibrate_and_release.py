@@ -96,6 +96,7 @@ def _release(out: Path, threads: str, workers: str, against: Path) -> str:
     return json.loads((out / "release.json").read_text())["sha256"]
 
 
+@pytest.mark.long
 def test_a_release_is_the_same_bytes_in_two_processes_with_different_thread_counts(
     tmp_path: Path, published_sphyr_v2: Path
 ) -> None:

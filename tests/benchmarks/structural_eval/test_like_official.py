@@ -180,6 +180,7 @@ def _release(out: Path, env: dict[str, str], workers: str) -> subprocess.Complet
     )  # fmt: skip
 
 
+@pytest.mark.long
 def test_a_release_is_the_same_bytes_in_two_processes(
     http_server: tuple[Path, str], published_structural: Path, tmp_path: Path
 ) -> None:
