@@ -58,7 +58,7 @@ def test_retrieval_outside_a_sphyr_task_says_what_it_needs(tmp_path: Path, sphyr
     from mechbench.providers.model import MechbenchModel
 
     model = MechbenchModel("retrieval")
-    with pytest.raises(ValueError, match="answers sphyr prompts and does not recognise this one .'no grid here'"):
+    with pytest.raises(ValueError, match=r"answers sphyr prompts and does not recognise this one \('no grid here'"):
         model.answer([ChatMessageUser(content="no grid here")])
     rotated = sphyr(data=str(sphyr_v2_data), subject="full_easy", physics=False, rotation=1, samples="1")
     assert rotated.dataset[0].input[0].metadata["sphyr_rotation"] == 1  # candidates are turned like the query
