@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from mechbench.core.errors import DataSourceError
 from mechbench.core.limits import MAX_RECORDS_PER_FILE, check_count
 from mechbench.frame import solve
+from mechbench.registry import Cluster
 from mechbench.sources.root import DataRoot
 
 ITEMS_FILE = "items.jsonl"
@@ -20,6 +21,8 @@ TOLERANCE = 0.02
 SEGMENTS = 2
 """Members the beam is modelled with (a node at midspan, where the deflection is read)."""
 ANSWER_MARK = "Answer:"
+CLUSTER = Cluster("beam", "beam")
+"""Each beam is asked once: its own cluster (intervals over clusters are then over beams)."""
 
 
 class Item(BaseModel):

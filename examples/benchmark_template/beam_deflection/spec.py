@@ -12,6 +12,7 @@ from inspect_ai import eval as inspect_eval
 from mechbench.registry import BenchmarkSpec, register
 
 from .baselines import BASELINES
+from .items import CLUSTER
 from .report import REPORT
 from .task import beam_deflection
 
@@ -33,6 +34,7 @@ SPEC = register(
         scored_by="mechbench's frame solver: within 2 % of the truth",
         needs="text only",
         chance="none: a number, not a choice",
+        cluster=CLUSTER,
         task=beam_deflection,
         report=REPORT,
         order=90,

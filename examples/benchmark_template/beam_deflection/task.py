@@ -11,7 +11,7 @@ from inspect_ai.solver import TaskState
 from mechbench.harness.task import TaskParts, benchmark_task
 from mechbench.sources.root import Official, open_data
 
-from .items import ANSWER_MARK, prompt, read_items, truth_mm
+from .items import ANSWER_MARK, CLUSTER, prompt, read_items, truth_mm
 from .scoring import correct, read_number
 
 NO_PUBLISHER = Official(
@@ -19,7 +19,7 @@ NO_PUBLISHER = Official(
 )
 
 
-@scorer(metrics=[accuracy(), stderr()])
+@scorer(metrics=[accuracy(), stderr(cluster=CLUSTER.key)])
 def deflection_scorer() -> Scorer:
     """Correct when the reply's number is within the tolerance of the solver's deflection."""
 
@@ -52,7 +52,10 @@ def beam_deflection(data: str = "bundled", max_tokens: int = 4096, oracle: bool 
     truths = {i.id: truth_mm(i) for i in items}
     samples = [
         Sample(
-            id=i.id, input=prompt(i), target=f"{ANSWER_MARK} {truths[i.id]:.6g}", metadata={"truth_mm": truths[i.id]}
+            id=i.id,
+            input=prompt(i),
+            target=f"{ANSWER_MARK} {truths[i.id]:.6g}",
+            metadata={"truth_mm": truths[i.id], CLUSTER.key: i.id},
         )
         for i in items
     ]

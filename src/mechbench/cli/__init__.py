@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from mechbench.cli import check, demo, eval_command, frame, listing, report, validate_shortcuts, verify
+from mechbench.cli import check, demo, eval_command, frame, listing, plan, report, validate_shortcuts, verify
 from mechbench.harness.commands import USAGE_ERROR, CommandGroups
 
 BENCHMARKS_PACKAGE = "mechbench.benchmarks"
@@ -63,7 +63,7 @@ def build_app() -> typer.Typer:
         pretty_exceptions_enable=False,
     )
     app.callback()(_main)
-    for module in (eval_command, listing, check, demo, report, frame, verify):
+    for module in (eval_command, plan, listing, check, demo, report, frame, verify):
         module.register(app)
     groups = CommandGroups(
         score=typer.Typer(help="Score answers produced elsewhere.", no_args_is_help=True),

@@ -13,6 +13,7 @@ import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from mechbench.core.errors import DataSourceError, UsageError
@@ -144,13 +145,9 @@ def task_arguments(args: list[str]) -> dict[str, Any]:
     return out
 
 
-def estimate(task_name: str, args: list[str], models: list[str]) -> list[str]:
-    """The dry run's lines for ``mechbench eval task_name args`` on ``models``: nothing is sent anywhere."""
-    from mechbench import registry
-
-    spec = registry.spec(task_name)
-    if spec is None:
-        raise UsageError(f"--dry-run estimates mechbench's own tasks; {task_name!r} is not one")
+def offline_samples(spec: Any, args: list[str]) -> tuple[Any, list[Any]]:
+    """The task ``spec`` builds from the ``-T`` arguments in ``args``, with every connection refused, and its samples
+    (the first ``--limit`` of them)."""
     with no_network():
         try:
             task = spec.task(**task_arguments(args))
@@ -161,8 +158,19 @@ def estimate(task_name: str, args: list[str], models: list[str]) -> list[str]:
             ) from None
     samples = list(task.dataset)
     limit = _count(args, "--limit", None)
-    if limit is not None:
-        samples = samples[:limit]
+    return task, samples[:limit] if limit is not None else samples
+
+
+def estimate(task_name: str, args: list[str], models: list[str], logs: Path | None = None) -> list[str]:
+    """The dry run's lines for ``mechbench eval task_name args`` on ``models``: nothing is sent anywhere. The power
+    lines take the spread from earlier runs in ``logs`` when it holds some on the same data."""
+    from mechbench import registry
+    from mechbench.cli.plan import DEFAULT_DETECT, plan_lines, spread_from
+
+    spec = registry.spec(task_name)
+    if spec is None:
+        raise UsageError(f"--dry-run estimates mechbench's own tasks; {task_name!r} is not one")
+    task, samples = offline_samples(spec, args)
     epochs = _count(args, "--epochs", None) or (task.epochs or 1)
     costs = [sample_cost(s) for s in samples]
     meta = task.metadata or {}
@@ -199,6 +207,10 @@ def estimate(task_name: str, args: list[str], models: list[str]) -> list[str]:
         f"  (text at {CHARS_PER_TOKEN} characters a token; images by OpenAI's high-detail tile rule; other providers "
         "count differently. Multiply by your provider's prices.)",
     ]
+    key, unit = (spec.cluster.key, spec.cluster.unit.split(" (")[0]) if spec.cluster else (None, "sample")
+    spread = spread_from(logs, task_name, meta.get("data_sha256"))
+    lines += plan_lines(task_name, samples, key, unit, spread, DEFAULT_DETECT)
+    lines.append(f"  (mechbench plan {task_name} … --detect D --from LOGDIR: another difference, another spread)")
     return lines
 
 

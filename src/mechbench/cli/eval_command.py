@@ -113,7 +113,10 @@ def eval_command(
         if dry_run:
             from mechbench.cli.dry_run import estimate
 
-            for line in estimate(task, args, names):
+            logs = Path(
+                (option_values(args, "--log-dir") or [os.environ.get("INSPECT_LOG_DIR") or str(log_dir(args))])[-1]
+            )
+            for line in estimate(task, args, names, logs):
                 typer.echo(line)
             return
         base_urls = option_values(args, "--model-base-url")

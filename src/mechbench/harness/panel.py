@@ -22,6 +22,7 @@ from typing import Any
 from inspect_ai import Task, task_with
 from inspect_ai._util.registry import registry_unqualified_name
 from inspect_ai.model import ChatMessageAssistant, GenerateConfig, Model, ModelOutput, get_model
+from inspect_ai.model._model import active_model_context_var
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.scorer._scorer import scorer_metrics
 from inspect_ai.solver import Generate, Solver, TaskState, solver
@@ -75,7 +76,12 @@ def panel_solver(inner: Solver, models: list[str], model_args: dict[str, Any] | 
         members = []
         for name in models:
             model = get_model(name, **(model_args or {}))
-            member = await inner(_member_state(state), _generate_with(model))
+            # A solver that asks the active model itself (SeeSim's frames, one call per frame) asks the member too.
+            token = active_model_context_var.set(model)
+            try:
+                member = await inner(_member_state(state), _generate_with(model))
+            finally:
+                active_model_context_var.reset(token)
             members.append(member)
         _MEMBERS[state] = members
         summary = "\n".join(f"{name}: {member.output.completion}" for name, member in zip(models, members, strict=True))

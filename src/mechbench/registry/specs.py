@@ -48,6 +48,18 @@ class ReplayReader:
 
 
 @dataclass(frozen=True)
+class Cluster:
+    """The unit a benchmark's samples cluster in (questions about one simulation, the subjects of one layout): answers
+    within a cluster are correlated, so intervals and comparisons are computed over clusters (``docs/statistics.md``).
+    Every sample's metadata carries the cluster's id under ``key``."""
+
+    key: str
+    """The sample metadata key holding the cluster's id (Inspect's ``stderr(cluster=key)`` reads the same)."""
+    unit: str
+    """What one cluster is, in a word or two: ``simulation``, ``layout``, ``drawing``."""
+
+
+@dataclass(frozen=True)
 class Column:
     """A column of a report table: the row key and its heading."""
 
@@ -146,6 +158,8 @@ class BenchmarkSpec:
     """What a model must take in (images, video, text only)."""
     chance: str = ""
     """The headline's chance level in words (the validity page's shortcut panels): ``1/2``, or why there is none."""
+    cluster: Cluster | None = None
+    """The unit its samples cluster in; a benchmark without one fails ``check_benchmark``."""
 
 
 _SPECS: dict[str, BenchmarkSpec] = {}

@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
-from pydantic import BaseModel
+from pydantic import BaseModel, PrivateAttr
 
 from mechbench import registry
+from mechbench.core.intervals import Interval, Observation, clustered_interval, t_quantile
 from mechbench.harness.panel import member_views
 from mechbench.harness.shown import shown
 from mechbench.harness.task import TOOL_SETTING_PREFIX
+from mechbench.report.compare import RowKey, compare_rows, ranks, row_key
 
 
 class Run(BaseModel):
@@ -55,10 +57,20 @@ class Report(BaseModel):
     """Benchmark → its named lists of rows (what its tables and figures are drawn from)."""
     skipped_logs: list[str] = []
     settings_compared: list[dict[str, Any]] = []
-    """The tool setting against each other setting of the same model on the same data: the difference of the
-    headlines (tools minus the other) with its 95 % interval."""
+    """The tool setting against each other setting of the same model on the same data: the paired difference of the
+    headlines (tools minus the other) with its clustered 95 % interval."""
     shortcut_panels: dict[str, list[dict[str, Any]]] = {}
     """Per benchmark, what its shortcut models scored (rows of the leaderboard) with the chance level."""
+    _observations: dict[RowKey, list[Observation]] = PrivateAttr(default_factory=dict)
+
+    def observations(self, row: dict[str, Any]) -> list[Observation]:
+        """The scored answers a leaderboard row pools (what its interval and comparisons are computed from)."""
+        return self._observations.get(row_key(row), [])
+
+    comparisons: list[dict[str, Any]] = []
+    """Every two rows of a benchmark that answered the same samples: the paired difference (a − b) with its
+    clustered 95 % interval, its p-value (sign flips over clusters) and Holm's correction, the verdict in words; or
+    why they were not compared (:mod:`mechbench.report.compare`)."""
 
 
 TOOL_SETTING = TOOL_SETTING_PREFIX
@@ -77,17 +89,22 @@ SCRIPTED = ("mechbench/tool-demo",)
 """Built-in agents whose tool runs follow a script: their differences show the path works, they measure nothing."""
 
 
-def settings_compared(leaderboard: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def settings_compared(leaderboard: list[dict[str, Any]], pairs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each tool-setting row against every other row of its benchmark and model with the same data (hash), metric
-    and setting apart from how the answer is given."""
-    rows = [r for r in leaderboard if not r.get("reference")]
+    and setting apart from how the answer is given: the paired difference on the samples both answered (tools minus
+    the other), with its clustered interval."""
+    rows = {tuple(row_key(r)): r for r in leaderboard if not r.get("reference")}
     out = []
-    for tools in (r for r in rows if TOOL_SETTING in r["setting"]):
-        for other in rows:
-            same = all(other[k] == tools[k] for k in ("benchmark", "model", "data", "data_sha256", "metric"))
-            if not same or TOOL_SETTING in other["setting"] or _base(other["setting"]) != _base(tools["setting"]):
+    for pair in pairs:
+        if not pair["compared"]:
+            continue
+        first, second = rows[tuple(pair["a_key"])], rows[tuple(pair["b_key"])]  # type: ignore[index]
+        for tools, other, sign in ((first, second, 1.0), (second, first, -1.0)):
+            same = tools["model"] == other["model"]
+            if not same or TOOL_SETTING not in tools["setting"] or TOOL_SETTING in other["setting"]:
                 continue
-            half = math.hypot(tools["ci95"], other["ci95"])  # independent samples: conservative for paired ones
+            if _base(other["setting"]) != _base(tools["setting"]):
+                continue
             out.append(
                 {
                     "benchmark": tools["benchmark"],
@@ -97,8 +114,10 @@ def settings_compared(leaderboard: list[dict[str, Any]]) -> list[dict[str, Any]]
                     "other_setting": other["setting"],
                     "tools": tools["value"],
                     "other": other["value"],
-                    "difference": tools["value"] - other["value"],
-                    "ci95": half,
+                    "difference": sign * pair["difference"],
+                    "ci95": pair["ci95"],
+                    "p_holm": pair["p_holm"],
+                    "clusters": pair["clusters"],
                     "note": "a scripted agent: it shows the path works, it measures nothing"
                     if tools["model"] in SCRIPTED
                     else "",
@@ -112,8 +131,9 @@ def _metrics(log: EvalLog) -> dict[str, float]:
     if log.results is None:
         return out
     for score in log.results.scores:
+        keyed = score.name != score.scorer  # one key of a dict-valued score (SPhyR's exact_match, topology_score)
         for name, metric in score.metrics.items():
-            key = score.name if name == "mean" else name
+            key = score.name if name == "mean" else f"{score.name}_{name}" if keyed else name
             if isinstance(metric.value, int | float):
                 out[key] = float(metric.value)
     return out
@@ -158,22 +178,6 @@ def _run(log: EvalLog, path: str) -> Run:
     )
 
 
-Z95 = 1.959963984540054
-
-
-def interval(values: list[float], weights: list[float]) -> tuple[float, float]:
-    """Weighted mean and the half-width of its normal-approximation 95 % interval (NaN for one sample)."""
-    total = sum(weights)
-    if not total:
-        return math.nan, math.nan
-    mean = sum(w * v for v, w in zip(values, weights, strict=True)) / total
-    if len(values) < 2:
-        return mean, math.nan
-    spread = sum((w * (v - mean)) ** 2 for v, w in zip(values, weights, strict=True))
-    n = len(values)
-    return mean, Z95 * math.sqrt(spread * n / (n - 1)) / total
-
-
 @dataclass(frozen=True)
 class Scored:
     """One sample's part in a leaderboard row."""
@@ -185,6 +189,9 @@ class Scored:
     repaired: bool
     reason: str | None = None
     """Why an unreadable answer could not be read (the score's explanation, first line)."""
+    cluster: str | None = None
+    """The cluster the sample belongs to (its benchmark's :class:`~mechbench.registry.Cluster`); None in a log written
+    before its benchmark declared one (the sample is then its own cluster, and the row says how many were)."""
 
 
 MAX_REASON_CHARS = 80
@@ -205,13 +212,23 @@ class _Pool:
         self.repeats += key in self.samples
         self.samples[key] = scored
 
-    @property
-    def values(self) -> list[float]:
-        return [s.value for s in self.samples.values()]
+    def observations(self) -> list[Observation]:
+        """Every scored answer as the intervals read it: its sample (task and id), epoch, cluster, value, weight."""
+        return [
+            Observation((task, sample), s.cluster if s.cluster is not None else f"sample {task}/{sample}", s.value,
+                        s.weight, epoch)
+            for (task, sample, epoch), s in self.samples.items()
+        ]  # fmt: skip
 
     @property
-    def weights(self) -> list[float]:
-        return [s.weight for s in self.samples.values()]
+    def unclustered(self) -> int:
+        """Samples whose log names no cluster (each then counted as its own)."""
+        return sum(s.cluster is None for s in self.samples.values())
+
+    @property
+    def binary(self) -> bool:
+        """Every value 0 or 1 (an accuracy): its variance at a rate p is p(1 − p)."""
+        return all(s.value in (0.0, 1.0) for s in self.samples.values())
 
     def share(self, flag: str) -> float:
         """The share of samples whose answer could not be read (``unreadable``) or was decided by a repair or a
@@ -243,32 +260,54 @@ def combined_digest(digests: set[str]) -> str | None:
 def _leaderboard(pools: dict[tuple[str, str, str, str], _Pool]) -> list[dict[str, Any]]:
     rows = []
     for (benchmark, model, setting, data), pool in sorted(pools.items()):
-        mean, half = interval(pool.values, pool.weights)
+        found = clustered_interval(pool.observations())
         digest = combined_digest(pool.digests)
         entry = registry.spec(benchmark)
         published = entry.report.published(model, digest) if entry else None
-        rows.append(
-            {
-                "benchmark": benchmark,
-                "model": model,
-                "metric": pool.metric,
-                "value": mean,
-                "ci95": half,
-                "samples": len(pool.samples),
-                "repeats": pool.repeats,
-                "unreadable": pool.share("unreadable"),
-                "repaired": pool.share("repaired"),
-                "unreadable_reason": pool.reason,
-                "chance": pool.chance,
-                "runs": pool.runs,
-                "setting": setting,
-                "data": data,
-                "data_sha256": digest,
-                "published": published[0] if published else None,
-                "published_note": published[1] if published else None,
-            }
-        )
+        row = {
+            "benchmark": benchmark,
+            "model": model,
+            "metric": pool.metric,
+            "value": found.mean,
+            "ci95": found.half,
+            "se": found.se,
+            "naive_ci95": found.naive_half,
+            "samples": found.samples,
+            "answers": len(pool.samples),
+            "clusters": found.clusters,
+            "cluster_unit": entry.cluster.unit if entry is not None and entry.cluster is not None else "sample",
+            "unclustered": pool.unclustered,
+            "epochs": found.epochs,
+            "run_to_run": found.run_to_run,
+            "repeats": pool.repeats,
+            "unreadable": pool.share("unreadable"),
+            "repaired": pool.share("repaired"),
+            "unreadable_reason": pool.reason,
+            "chance": pool.chance,
+            "runs": pool.runs,
+            "setting": setting,
+            "data": data,
+            "data_sha256": digest,
+            "published": published[0] if published else None,
+            "published_note": published[1] if published else None,
+        }
+        rows.append({**row, **published_against(row, found, pool.binary)})
     return rows
+
+
+def published_against(row: dict[str, Any], found: Interval, binary: bool) -> dict[str, Any]:
+    """Where a published number stands beside ours: its interval (the publisher gave none, so it is computed on the
+    same items and clusters: p(1 − p) with our design effect for an accuracy, our own spread otherwise), whether ours
+    lies in it and whether it lies in ours."""
+    published = row["published"]
+    if published is None or not math.isfinite(found.half):
+        return {"published_ci95": None, "ours_in_published": None, "published_in_ours": None}
+    if binary and found.samples > 1 and math.isfinite(found.design_effect):
+        half = t_quantile(found.clusters) * math.sqrt(published * (1 - published) / found.samples * found.design_effect)
+    else:
+        half = found.half
+    gap = abs(found.mean - published)
+    return {"published_ci95": half, "ours_in_published": gap <= half, "published_in_ours": gap <= found.half}
 
 
 def _references(benchmark: str, runs: list[Run]) -> list[dict[str, Any]]:
@@ -304,7 +343,16 @@ def _headlines(entry: registry.BenchmarkSpec, log: EvalLog) -> list[tuple[str, t
         unreadable = bool(meta.get("unreadable"))
         explained = str(shown(getattr(score, "explanation", None) or "")).strip().splitlines() if unreadable else []
         reason = explained[0][:MAX_REASON_CHARS] if explained else None
-        part = Scored(value, weight, entry.report.chance(sample), unreadable, bool(meta.get("repaired")), reason)
+        cluster = (sample.metadata or {}).get(entry.cluster.key) if entry.cluster is not None else None
+        part = Scored(
+            value,
+            weight,
+            entry.report.chance(sample),
+            unreadable,
+            bool(meta.get("repaired")),
+            reason,
+            None if cluster is None else str(cluster),
+        )
         out.append((metric, key, part))
     return out
 
@@ -459,14 +507,36 @@ def build_report(log_dir: str | Path, logs: list[EvalLog] | None = None) -> Repo
         row for benchmark in sections for row in _references(benchmark, [r for r in runs if r.benchmark == benchmark])
     ]
     board = _leaderboard(pools)
-    return Report(
+    labels = row_labels(board)
+    observations = {key: pool.observations() for key, pool in pools.items()}
+    pairs = compare_rows(board, observations, labels)
+    ranks(board, pairs, labels)
+    report = Report(
         runs=runs,
         leaderboard=board + references,
         benchmarks=sections,
         skipped_logs=skipped,
-        settings_compared=settings_compared(board),
+        settings_compared=settings_compared(board, pairs),
+        comparisons=pairs,
         shortcut_panels=shortcut_panels(board),
     )
+    report._observations = observations
+    return report
+
+
+def row_labels(board: list[dict[str, Any]]) -> dict[RowKey, str]:
+    """How each leaderboard row is named in comparisons: the model, with what sets its setting apart where the model
+    has several (and its data where it ran on several)."""
+    labels: dict[RowKey, str] = {}
+    for benchmark in {r["benchmark"] for r in board}:
+        rows = [r for r in board if r["benchmark"] == benchmark]
+        settings: dict[str, set[str]] = {}
+        for row in rows:
+            settings.setdefault(row["model"], set()).add(row["setting"])
+        named = setting_labels(settings)
+        for row in rows:
+            labels[row_key(row)] = named[(row["model"], row["setting"])]
+    return labels
 
 
 SHORTCUT_Z = 2.0
@@ -493,8 +563,7 @@ def shortcut_panels(board: list[dict[str, Any]]) -> dict[str, list[dict[str, Any
         names = {f"mechbench/{name}" for name in entry.shortcuts}
         rows = [r for r in board if r["benchmark"] == entry.name and r["model"] in names]
         for row in rows:
-            chance, half = row.get("chance"), row["ci95"]
-            error = half / Z95 if half == half else math.nan
+            chance, error = row.get("chance"), row["se"]
             beats = chance is not None and error == error and row["value"] - chance > SHORTCUT_Z * error
             row = {**row, "beats_chance": beats and row["model"] != COIN}
             row["verdict"] = panel_verdict(row)

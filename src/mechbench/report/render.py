@@ -43,9 +43,11 @@ def _table(rows: list[dict[str, Any]], columns: list[Column]) -> tuple[str, str]
 
 LEADERBOARD_COLUMNS = [
     Column("model", "model"),
-    Column("headline", "headline (95 % CI)"),
+    Column("rank_shown", "rank (could be)"),
+    Column("headline", "headline (95 % CI over clusters)"),
+    Column("counted", "samples / clusters"),
+    Column("naive_shown", "CI if samples were independent"),
     Column("read", "answers unread / decided by a repair or fallback (shares)"),
-    Column("samples", "samples (distinct)"),
     Column("runs", "runs"),
     Column("published_shown", "published"),
     Column("setting", "setting"),
@@ -53,21 +55,26 @@ LEADERBOARD_COLUMNS = [
 ]
 READING = (
     "Each leaderboard has one row per model and setting, pooled over the benchmark's runs (subjects, domains, "
-    "files). The headline is a mean over every sample of those runs; ± is the half-width of its 95 % interval "
-    "(normal approximation over samples; — with one sample). Higher is better on every headline. 'published' is "
-    "the publishers' own number for the same model on the same data, where one exists; rows marked 'the "
-    "published number itself' are the publishers' results for other models, shown for reference. Beside each "
-    "headline: the share of answers that could not be read, and the share decided by a repair (StructuralEval's JSON "
-    "repair) or a fallback rule (SeeSim's rules 3–6 for a reply naming neither True nor False). Under each "
-    "leaderboard, the shortcut panel: what built-in models that never use the skill score on the same data, beside "
-    "the chance level where the score has one. A run with "
-    "tools (-T tools=true) is its own protocol, in its own row: the table under a leaderboard gives its difference "
-    "from the same model's other settings (tools minus the other), never mixed into published comparisons. "
-    "'samples (distinct)' counts each sample once however many runs scored it (its latest score counts). In "
-    "figures and detailed tables, a model run in several settings is named with what sets each apart "
-    "(model [tools (budget 8)]), so no figure pools two settings; the 'answers read' figure counts, per row, the "
-    "answers read as given, read only by a repair or fallback rule, and not read at all (with the most common "
-    "reason when none was). Column headings say '(count)' for counts of replies; every other rate is a share."
+    "files). The headline is a mean over every sample of those runs (a sample asked in several epochs counts once, "
+    "its epochs averaged); ± is the half-width of its 95 % interval over clusters: the questions about one "
+    "simulation, the subjects of one SPhyR layout, are correlated, so the interval is cluster-robust (CR1) with a t "
+    "quantile on clusters − 1 degrees of freedom, and 'samples / clusters' says how many of each it rests on; the "
+    "interval a report would print if every sample were independent is shown beside it (docs/statistics.md). "
+    "'rank (could be)' is every rank a row could hold given the pairs below that were told apart. Higher is better "
+    "on every headline. 'published' is the publishers' own number for the same model on the same data, where one "
+    "exists, with its interval (computed on the same items and clusters) and whether each number lies in the "
+    "other's interval; rows marked 'the published number itself' are the publishers' results for other models, "
+    "shown for reference. Beside each headline: the share of answers that could not be read, and the share decided "
+    "by a repair (StructuralEval's JSON repair) or a fallback rule (SeeSim's rules 3–6 for a reply naming neither "
+    "True nor False). Under each leaderboard, the shortcut panel: what built-in models that never use the skill "
+    "score on the same data, beside the chance level where the score has one; then every two rows that answered the "
+    "same samples, compared on their paired difference (its clustered interval, a p-value from sign flips over "
+    "clusters, corrected for the number of pairs by Holm's method) and called 'A ahead of B' only below 0.05 after "
+    "the correction. A run with tools (-T tools=true) is its own protocol, in its own row, never mixed into "
+    "published comparisons. In figures and detailed tables, a model run in several settings is named with what sets "
+    "each apart (model [tools (budget 8)]), so no figure pools two settings; the 'answers read' figure counts, per "
+    "row, the answers read as given, read only by a repair or fallback rule, and not read at all (with the most "
+    "common reason when none was). Column headings say '(count)' for counts of replies; every other rate is a share."
 )
 STYLE = (
     "body{font-family:sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;line-height:1.4}"
@@ -75,36 +82,112 @@ STYLE = (
     "td,th{border:1px solid #ccc;padding:4px 8px;font-size:13px;text-align:left;vertical-align:top}"
     "th{background:#f2f2f2}img{max-width:100%;height:auto}figure{margin:1em 0}"
     "details{margin:.8em 0 1.6em}summary{cursor:pointer;color:#1f4e9c}h2{border-bottom:1px solid #ddd}"
-    ".note{color:#555;font-size:13px}"
+    ".note{color:#555;font-size:13px}.matrix td{text-align:right;white-space:nowrap}"
 )
 
 
+def _published_cell(row: dict[str, Any]) -> str:
+    if row.get("reference"):  # a published result of another model, shown beside the runs it compares with
+        return f"the published number itself: {row['published_note']}"
+    if row["published"] is None:
+        return "—"
+    shown = f"{row['published']:.3f}"
+    if row.get("published_ci95") is not None:
+        shown += f" ± {row['published_ci95']:.3f}"
+        ours = "ours within it" if row["ours_in_published"] else "ours outside it"
+        theirs = "it within ours" if row["published_in_ours"] else "it outside ours"
+        shown += f" ({ours}, {theirs})"
+    return f"{shown} ({row['published_note']})"
+
+
 def leaderboard_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
-    """The benchmark's leaderboard rows with their shown cells (headline with interval, published, data)."""
+    """The benchmark's leaderboard rows with their shown cells (headline with interval, clusters, published,
+    data)."""
     rows = []
     for row in report.leaderboard:
         if row["benchmark"] != benchmark:
             continue
         ci = row["ci95"]
-        headline = f"{row['metric']} {row['value']:.3f}" + ("" if ci != ci else f" ± {ci:.3f}")  # NaN: one sample
-        if row.get("reference"):  # a published result of another model, shown beside the runs it compares with
-            published = f"the published number itself: {row['published_note']}"
-        elif row["published"] is not None:
-            published = f"{row['published']:.3f} ({row['published_note']})"
-        else:
-            published = "—"
+        headline = f"{row['metric']} {row['value']:.3f}" + ("" if ci != ci else f" ± {ci:.3f}")  # NaN: one cluster
         digest = f" (sha256 {row['data_sha256']})" if row["data_sha256"] else ""
-        read = "—" if row.get("reference") else f"{row.get('unreadable', 0):.1%} / {row.get('repaired', 0):.1%}"
+        reference = bool(row.get("reference"))
+        read = "—" if reference else f"{row.get('unreadable', 0):.1%} / {row.get('repaired', 0):.1%}"
+        counted = "—" if reference else f"{row['samples']} / {row['clusters']} {row.get('cluster_unit', '')}s"
+        if not reference and row.get("unclustered"):
+            counted += f" ({row['unclustered']} with no cluster in their log: each its own)"
+        if not reference and (row.get("epochs") or 1) > 1:
+            spread = row.get("run_to_run")
+            counted += f"; {row['epochs']} epochs"
+            counted += "" if spread is None else f", {spread:.0%} of the spread run-to-run"
+        naive = row.get("naive_ci95")
         rows.append(
             {
                 **row,
                 "headline": headline,
+                "rank_shown": "—" if reference else f"{row.get('rank', '1')} of {row.get('rank_of', 1)}",
+                "counted": counted,
+                "naive_shown": "—" if reference or naive is None or naive != naive else f"± {naive:.3f}",
                 "read": read,
-                "published_shown": published,
+                "published_shown": _published_cell(row),
                 "data_shown": row["data"] + digest,
             }
         )
     return rows
+
+
+PAIR_COLUMNS = [
+    Column("a", "A"),
+    Column("b", "B"),
+    Column("difference_shown", "A − B (95 % CI over clusters)"),
+    Column("p_shown", "p (Holm)"),
+    Column("clusters_shown", "shared samples / clusters"),
+    Column("verdict", "verdict"),
+]
+MAX_LISTED_PAIRS = 45
+"""Pairs listed in report.md per benchmark (ten rows' worth); report.json holds them all, report.html their matrix."""
+
+
+def pair_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
+    """The benchmark's pairs with their shown cells, the ones told apart first."""
+    rows = []
+    for pair in report.comparisons:
+        if pair["benchmark"] != benchmark:
+            continue
+        if pair["compared"]:
+            shown = {
+                "difference_shown": f"{pair['difference']:+.3f} ± {pair['ci95']:.3f}",
+                "p_shown": f"{pair['p_holm']:.3g}",
+                "clusters_shown": f"{pair['samples']} / {pair['clusters']}",
+            }
+        else:
+            shown = {"difference_shown": "—", "p_shown": "—", "clusters_shown": "—"}
+        rows.append({**pair, **shown})
+    return sorted(rows, key=lambda r: (not r.get("ahead"), not r["compared"], r.get("p_holm", 1.0)))
+
+
+def pair_matrix(report: Report, benchmark: str) -> str:
+    """The pairs as a matrix (HTML): the cell of row A and column B holds A − B, marked ▲ where A is ahead after
+    Holm's correction, ▼ where B is, and · where the two could not be told apart (— not compared)."""
+    pairs = [p for p in report.comparisons if p["benchmark"] == benchmark]
+    names = list(dict.fromkeys(name for p in pairs for name in (p["a"], p["b"])))
+    if len(names) < 2:
+        return ""
+    cells: dict[tuple[str, str], str] = {}
+    for p in pairs:
+        if not p["compared"]:
+            cells[(p["a"], p["b"])] = cells[(p["b"], p["a"])] = "—"
+            continue
+        for a, b, sign in ((p["a"], p["b"], 1.0), (p["b"], p["a"], -1.0)):
+            mark = "▲" if p.get("ahead") == a else "▼" if p.get("ahead") == b else "·"
+            cells[(a, b)] = f"{sign * p['difference']:+.3f} {mark}"
+    head = "".join(f"<th>{html.escape(n)}</th>" for n in names)
+    body = "".join(
+        f"<tr><th>{html.escape(a)}</th>"
+        + "".join(f"<td>{html.escape(cells.get((a, b), ''))}</td>" for b in names)
+        + "</tr>"
+        for a in names
+    )
+    return f"<table class='matrix'><thead><tr><th>A \\ B</th>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 PANEL_COLUMNS = [
@@ -178,13 +261,19 @@ class _Page:
         self.md += [f"{markdown} {title}", ""]
         self.html.append(f"<h2>{html.escape(title)}</h2>")
 
-    def table(self, title: str | None, rows: list[dict[str, Any]], columns: list[Column]) -> None:
+    def table(self, title: str | None, rows: list[dict[str, Any]], columns: list[Column], html_extra: str = "") -> None:
+        """A table in both pages; ``html_extra``: HTML shown before it in the page only (a matrix of the same rows),
+        the table itself then folded under it."""
         text, markup = _table(rows, columns)
         if title:
             self.md += [f"## {title}", ""]
             self.html.append(f"<h3>{html.escape(title)}</h3>")
         self.md.append(text)
+        if html_extra:
+            self.html.append(f"<div class='wrap'>{html_extra}</div><details><summary>the list</summary>")
         self.html.append(f"<div class='wrap'>{markup}</div>")
+        if html_extra:
+            self.html.append("</details>")
 
     def figure(self, name: str, caption: str, png: bytes | None) -> None:
         if png is None:
@@ -256,6 +345,13 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
                     f"{entry.title}: no shortcut panel in these logs; `mechbench validate {entry.name} --shortcuts "
                     "--log-dir LOGDIR` runs it (" + ", ".join(f"mechbench/{n}" for n in entry.shortcuts) + ")."
                 )
+        pairs = pair_rows(report, entry.name)
+        if pairs:
+            title = f"{entry.title}: every two rows on the same samples (paired, Holm-corrected)"
+            listed = pairs[:MAX_LISTED_PAIRS]
+            page.table(title, listed, PAIR_COLUMNS, html_extra=pair_matrix(report, entry.name))
+            if len(pairs) > len(listed):
+                page.note(f"{len(pairs) - len(listed)} more pairs in report.json (and in the HTML matrix).")
         compared = [_difference_row(r) for r in report.settings_compared if r["benchmark"] == entry.name]
         if compared:
             page.table("With tools against without (same model, same data)", compared, COMPARED_COLUMNS)

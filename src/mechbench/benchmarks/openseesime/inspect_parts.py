@@ -7,11 +7,11 @@ from pathlib import Path
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, Content, ContentImage, ContentText
-from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from mechbench.benchmarks.openseesime.dataset import Question
-from mechbench.benchmarks.openseesime.protocol import VIDEO_FRAMES, letter, parse_choice, prompt
+from mechbench.benchmarks.openseesime.protocol import CLUSTER, VIDEO_FRAMES, letter, parse_choice, prompt
 from mechbench.benchmarks.seesim.video import centred_frames
 from mechbench.harness.replies import budget_exhausted, budget_note, split_reply
 
@@ -26,7 +26,12 @@ def to_sample(question: Question, domain: str) -> Sample:
         id=f"{domain}/{question.file_name or question.source_file}/{question.question_id}",
         input=[ChatMessageUser(content=[*media, ContentText(text=prompt(question.question, question.answer_choices))])],
         target=letter(question.correct_choice_idx),
-        metadata={"benchmark": "openseesime", "domain": domain, **question.model_dump(exclude={"media"})},
+        metadata={
+            "benchmark": "openseesime",
+            "domain": domain,
+            **question.model_dump(exclude={"media"}),
+            CLUSTER.key: f"{domain}/{question.source_file or question.file_name}",
+        },
     )
 
 
@@ -63,7 +68,7 @@ def openseesime_metrics() -> Metric:
     return compute
 
 
-@scorer(metrics=[openseesime_metrics()])
+@scorer(metrics=[openseesime_metrics(), stderr(cluster=CLUSTER.key)])
 def openseesime_scorer():
     """Right when the first line names the correct choice."""
 

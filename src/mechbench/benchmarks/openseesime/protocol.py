@@ -13,8 +13,11 @@ import string
 from dataclasses import dataclass
 
 from mechbench.core.errors import BaselineInputError
+from mechbench.registry import Cluster
 
 VIDEO_FRAMES = 8
+CLUSTER = Cluster("simulation", "simulation")
+"""The questions about one simulation are one cluster: its ``source_file`` (its media file where that is missing)."""
 TEMPERATURE = 0.0
 LETTERS = string.ascii_uppercase
 _LETTER = re.compile(r"^\W{0,3}(?:answer\W{0,3})?\(?([A-Za-z])\)?(?:[.):\s]|$)", re.IGNORECASE)

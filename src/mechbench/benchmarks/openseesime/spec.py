@@ -10,6 +10,7 @@ from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.openseesime.baselines import BASELINES, SHORTCUTS
 from mechbench.benchmarks.openseesime.generated_set import write_openseesime
+from mechbench.benchmarks.openseesime.protocol import CLUSTER
 from mechbench.benchmarks.openseesime.report import REPORT
 from mechbench.benchmarks.openseesime.task import openseesime
 from mechbench.harness.panel import panel_task
@@ -43,6 +44,7 @@ SPEC = register(
         scored_by="the published key; accuracy per question type",
         needs="images and video",
         chance="1 / choices",
+        cluster=CLUSTER,
         task=openseesime,
         report=REPORT,
         order=40,

@@ -8,12 +8,12 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser, Content, ContentImage, ContentText, ContentVideo, get_model
-from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer, stderr
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from mechbench.benchmarks.seesim.dataset import Item
 from mechbench.benchmarks.seesim.parse import FALLBACK_RULES, Parser, majority, parse_answer
-from mechbench.benchmarks.seesim.protocol import DOMAINS, PAIRS, QUESTION_TEMPLATE, VALIDATION
+from mechbench.benchmarks.seesim.protocol import CLUSTER, DOMAINS, PAIRS, QUESTION_TEMPLATE, VALIDATION
 from mechbench.benchmarks.seesim.video import extract_frames
 from mechbench.harness.reliability import generate_checked, model_generate_checked
 from mechbench.harness.replies import budget_exhausted, budget_note, split_reply
@@ -41,7 +41,12 @@ def frame_message(frame: str | Path, item: Item) -> ChatMessageUser:
 
 def to_sample(item: Item, modality: str, video_mode: str, fps: float, max_frames: int | None) -> Sample:
     """The guidelines' prompt: the media, a blank line, the question, a blank line, the instruction."""
-    metadata: dict[str, Any] = {"benchmark": "seesim", **item.model_dump(), "modality": modality}
+    metadata: dict[str, Any] = {
+        "benchmark": "seesim",
+        **item.model_dump(),
+        "modality": modality,
+        CLUSTER.key: f"{item.domain}/{item.file}",
+    }
     if modality == "text":
         report = Path(item.media).read_text(encoding="utf-8", errors="replace")
         content: list[Content] | str = f"{report}\n\n{_question(item)}"
@@ -162,7 +167,7 @@ def seesim_metrics() -> Metric:
     return compute
 
 
-@scorer(metrics=[seesim_metrics()])
+@scorer(metrics=[seesim_metrics(), stderr(cluster=CLUSTER.key)])
 def seesim_scorer(parser: Parser = "published") -> Any:
     """Right or wrong by the published parsing rules (or, ``strict``, only an explicit True or False); video frames
     decided by majority vote. Each score records the rule that decided it and whether it was a fallback."""

@@ -8,12 +8,15 @@ from __future__ import annotations
 from typing import Literal
 
 from mechbench.core.errors import DataSourceError
+from mechbench.registry import Cluster
 
 Domain = Literal["structural", "fluid"]
 Modality = Literal["image", "video", "text"]
 DOMAINS: tuple[Domain, ...] = ("structural", "fluid")
 MODALITIES: tuple[Modality, ...] = ("image", "video", "text")
 
+CLUSTER = Cluster("simulation", "simulation")
+"""The questions about one simulation (read from the same media) are one cluster: ``domain/file``."""
 QUESTION_TEMPLATE = "Question: {question} (True/False)\n\nAnswer with only True or False:"
 """Follows the media after a blank line (for text, the simulation report is the media)."""
 

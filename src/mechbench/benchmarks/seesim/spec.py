@@ -9,7 +9,7 @@ from typing import Any
 from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.seesim.baselines import BASELINES, SHORTCUTS
-from mechbench.benchmarks.seesim.protocol import MODALITIES
+from mechbench.benchmarks.seesim.protocol import CLUSTER, MODALITIES
 from mechbench.benchmarks.seesim.report import REPORT
 from mechbench.benchmarks.seesim.task import seesim
 from mechbench.harness.panel import panel_task
@@ -40,6 +40,7 @@ SPEC = register(
         scored_by="the published answer key; accuracy by domain, consistency",
         needs="images or video (`-T modality=text`: none)",
         chance="1/2",
+        cluster=CLUSTER,
         task=seesim,
         report=REPORT,
         order=30,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser
-from inspect_ai.scorer import Score, Target, mean, scorer
+from inspect_ai.scorer import Score, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from mechbench.benchmarks.sphyr.dataset import GridRecord
@@ -24,6 +24,7 @@ from mechbench.benchmarks.sphyr.rotation import rotate_direction, rotate_grid
 from mechbench.benchmarks.sphyr.scoring import HEADLINE_METRICS, METRIC_NAMES, score_grid
 from mechbench.harness.reliability import INSTRUMENT_FAILURE, instrument_error
 from mechbench.harness.replies import budget_exhausted, budget_note, split_reply
+from mechbench.registry import Cluster
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,10 @@ class SampleOptions:
     seed: int = 0
     corpus: str | None = None
     """The subject file the records were read from (what the retrieval baselines search)."""
+
+
+CLUSTER = Cluster("layout", "layout (one record, shared by the 16 subjects)")
+"""A record's 16 subjects (and its rotations) are masks of one layout: one cluster, its record index."""
 
 
 def few_shot_examples(
@@ -104,6 +109,7 @@ def _sample(
         metadata={
             "benchmark": "sphyr",
             "subject": subject,
+            CLUSTER.key: str(extra["index"]),
             "input_grid": pack_grid(input_grid),
             "ground_truth": pack_grid(truth),
             "gravity": list(gravity),
@@ -152,7 +158,13 @@ def _metrics(reference: Reference) -> list:
     names = (*METRIC_NAMES, "invalid_output_grid", "budget_exhausted", *metric_names(reference))
     # The headlines first (Inspect's console shows metrics in this order and cuts the line at its width).
     first = [n for n in HEADLINE_METRICS if n in names]
-    return [{name: [mean()] for name in (*first, *(n for n in names if n not in first))}]
+    # The headlines carry their standard error over layouts (a layout's 16 subjects are correlated).
+    return [
+        {
+            name: [mean(), stderr(cluster=CLUSTER.key)] if name in first else [mean()]
+            for name in (*first, *(n for n in names if n not in first))
+        }
+    ]
 
 
 def _score_fn(

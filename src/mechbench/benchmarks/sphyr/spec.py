@@ -9,6 +9,7 @@ from typing import Any
 from inspect_ai import eval as inspect_eval
 
 from mechbench.benchmarks.sphyr.baselines import BASELINES
+from mechbench.benchmarks.sphyr.inspect_parts import CLUSTER
 from mechbench.benchmarks.sphyr.replay import RESULTS_SUFFIX, published_completions
 from mechbench.benchmarks.sphyr.report import REPORT
 from mechbench.benchmarks.sphyr.task import sphyr, sphyr_suite
@@ -54,6 +55,7 @@ SPEC = register(
         scored_by="every published cell and graph metric, and the physics judge",
         needs="text only",
         chance="none: compared with the published set",
+        cluster=CLUSTER,
         task=sphyr,
         report=REPORT,
         oracle_metric="exact_match",

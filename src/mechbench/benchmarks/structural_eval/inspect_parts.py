@@ -19,13 +19,18 @@ from mechbench.benchmarks.structural_eval.prompts import PromptStyle, feedback, 
 from mechbench.benchmarks.structural_eval.scoring import Scoring
 from mechbench.benchmarks.structural_eval.structured import PartialCredit, framecalc_response_schema
 from mechbench.frame import FrameModel
+from mechbench.harness.metrics import clustered_stderr
 from mechbench.harness.reliability import INSTRUMENT_FAILURE, generate_checked, judge_limiter
 from mechbench.harness.replies import REPLAY_EXHAUSTED
 from mechbench.harness.tools import tool_loop
+from mechbench.registry import Cluster
 
 ATTEMPTS_KEY = "structural_eval_attempts"
 UNREADABLE = ("unparsable", "invalid_model", "budget_exhausted")
 """Outcomes of a reply that could not be read as a FrameCalc model."""
+
+CLUSTER = Cluster("drawing", "drawing")
+"""Each drawing is its own cluster (its epochs are averaged first)."""
 
 
 def to_sample(task: StructuralTask, style: PromptStyle, official: OfficialProtocol | None = None) -> Sample:
@@ -51,6 +56,7 @@ def to_sample(task: StructuralTask, style: PromptStyle, official: OfficialProtoc
         target=json.dumps(task.raw_model),
         metadata={
             "benchmark": "structural_eval",
+            CLUSTER.key: task.id,
             "category": task.category,
             "difficulty": task.difficulty,
             "difficulty_source": task.difficulty_source,
@@ -242,7 +248,15 @@ def outcome_rates() -> Metric:
     return compute
 
 
-@scorer(metrics=[weighted_accuracy(), mean_ratio(), weighted_accuracy_by_category(), outcome_rates()])
+@scorer(
+    metrics=[
+        weighted_accuracy(),
+        clustered_stderr(CLUSTER.key, weight="difficulty"),
+        mean_ratio(),
+        weighted_accuracy_by_category(),
+        outcome_rates(),
+    ]
+)
 def structural_scorer(partial_credit: PartialCredit = "best") -> Any:
     """The sample's ratio under ``partial_credit``, with the ladder step and a one-line explanation.
 

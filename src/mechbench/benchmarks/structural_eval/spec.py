@@ -6,6 +6,7 @@ from pathlib import Path
 
 from mechbench.benchmarks.structural_eval import demo
 from mechbench.benchmarks.structural_eval.baselines import BASELINES
+from mechbench.benchmarks.structural_eval.inspect_parts import CLUSTER
 from mechbench.benchmarks.structural_eval.report import REPORT
 from mechbench.benchmarks.structural_eval.task import structural_eval
 from mechbench.benchmarks.structural_eval.tools import tool_script
@@ -22,6 +23,7 @@ SPEC = register(
         ),
         needs="images",
         chance="none: compared with the published set",
+        cluster=CLUSTER,
         task=structural_eval,
         report=REPORT,
         baselines=BASELINES,
