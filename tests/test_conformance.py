@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -26,3 +27,16 @@ def test_a_failing_check_names_its_reason_and_the_others_still_run(tmp_path: Pat
     results = {r.name: r for r in check_benchmark(entry.name, tmp_path, limit=1)}
     assert not results["oracle"].passed and "no_such_metric" in results["oracle"].detail
     assert results["refusals"].passed and results["listing"].passed
+
+
+def test_a_benchmark_that_declares_no_cluster_fails_the_offline_set_check(tmp_path: Path, monkeypatch) -> None:
+    entry = registry.specs()[0]
+    monkeypatch.setitem(registry.specs.__globals__["_SPECS"], entry.name, dataclasses.replace(entry, cluster=None))
+    results = {r.name: r for r in check_benchmark(entry.name, tmp_path, limit=1)}
+    assert not results["offline set"].passed and "no cluster declared: give the spec cluster=Cluster(key, unit)" in (
+        results["offline set"].detail
+    )
+    unnamed = dataclasses.replace(entry, cluster=registry.Cluster("no_such_key", "thing"))
+    monkeypatch.setitem(registry.specs.__globals__["_SPECS"], entry.name, unnamed)
+    results = {r.name: r for r in check_benchmark(entry.name, tmp_path / "again", limit=1)}
+    assert "have no 'no_such_key' in their metadata" in results["offline set"].detail

@@ -39,10 +39,15 @@ def benchmarks_table(root: str = "") -> str:
     top), what the model sees and answers, what scores it, what it needs."""
     from mechbench import registry
 
-    lines = ["| task | the model sees → answers | scored by | needs |", "|---|---|---|---|"]
+    lines = [
+        "| task | the model sees → answers | scored by | needs | clusters ([why](docs/statistics.md)) |",
+        "|---|---|---|---|---|",
+    ]
+    lines[0] = lines[0].replace("](docs/", f"]({root}docs/")
     for entry in registry.specs():
         page = f"[`{entry.name}`]({root}src/mechbench/benchmarks/{entry.name}/README.md)"
-        lines.append(f"| {page} | {entry.sees} | {entry.scored_by} | {entry.needs} |")
+        unit = entry.cluster.unit if entry.cluster else "—"
+        lines.append(f"| {page} | {entry.sees} | {entry.scored_by} | {entry.needs} | {unit} |")
     return "\n".join(lines)
 
 

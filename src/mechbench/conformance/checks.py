@@ -146,7 +146,20 @@ def check_offline_set(spec: registry.BenchmarkSpec, work: Path, limit: int) -> s
             f"the task says it is {named!r}: write @benchmark_task({spec.name!r}) (the report files its runs by that "
             "name)"
         )
-    return f"{len(task.dataset)} samples offline"
+    if spec.cluster is None:
+        raise AssertionError(
+            "no cluster declared: give the spec cluster=Cluster(key, unit), the sample metadata key naming the unit "
+            "its samples are correlated in (a simulation, a layout; the sample itself when each stands alone), and "
+            "write that key into every sample's metadata (docs/statistics.md)"
+        )
+    missing = [str(s.id) for s in task.dataset if (s.metadata or {}).get(spec.cluster.key) is None]
+    if missing:
+        raise AssertionError(
+            f"{len(missing)} samples have no {spec.cluster.key!r} in their metadata (first: {missing[0]}): every "
+            f"sample names its {spec.cluster.unit}"
+        )
+    found = len({str(s.metadata[spec.cluster.key]) for s in task.dataset})
+    return f"{len(task.dataset)} samples in {found} {spec.cluster.unit.split(' (')[0]}s offline"
 
 
 def check_oracle(spec: registry.BenchmarkSpec, work: Path, limit: int) -> str:

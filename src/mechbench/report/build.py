@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,7 +70,7 @@ class Report(BaseModel):
 
     comparisons: list[dict[str, Any]] = []
     """Every two rows of a benchmark that answered the same samples: the paired difference (a − b) with its
-    clustered 95 % interval, its p-value (sign flips over clusters) and Holm's correction, the verdict in words; or
+    clustered 95 % interval, its p-value and Holm's correction, the verdict in words; or
     why they were not compared (:mod:`mechbench.report.compare`)."""
 
 
@@ -275,6 +276,7 @@ def _leaderboard(pools: dict[tuple[str, str, str, str], _Pool]) -> list[dict[str
             "samples": found.samples,
             "answers": len(pool.samples),
             "clusters": found.clusters,
+            "df": found.df,
             "cluster_unit": entry.cluster.unit if entry is not None and entry.cluster is not None else "sample",
             "unclustered": pool.unclustered,
             "epochs": found.epochs,
@@ -291,8 +293,35 @@ def _leaderboard(pools: dict[tuple[str, str, str, str], _Pool]) -> list[dict[str
             "published": published[0] if published else None,
             "published_note": published[1] if published else None,
         }
+        row |= {"design_effect": found.design_effect, "binary": pool.binary}
         rows.append({**row, **published_against(row, found, pool.binary)})
     return rows
+
+
+def reference_intervals(references: list[dict[str, Any]], board: list[dict[str, Any]]) -> None:
+    """A published result of another model, with no interval of its own, gets one computed on our runs' items and
+    clusters (the largest set of its benchmark measured on the same metric): p(1 − p) over those items, widened by the
+    median design effect of our rows there. Rates only (a score that is not right/wrong has no such formula)."""
+    for reference in references:
+        ours = [
+            r
+            for r in board
+            if r["benchmark"] == reference["benchmark"]
+            and r["metric"] == reference.get("metric")
+            and r["binary"]
+            and math.isfinite(r["design_effect"])
+        ]
+        value = reference.get("value")
+        if not ours or not isinstance(value, int | float) or not 0 <= value <= 1:
+            continue
+        base = max(ours, key=lambda r: r["samples"])
+        effect = statistics.median(r["design_effect"] for r in ours if r["samples"] == base["samples"])
+        half = t_quantile(base["df"]) * math.sqrt(value * (1 - value) / base["samples"] * effect)
+        reference["published_ci95"] = half
+        reference["published_interval_note"] = (
+            f"on {base['samples']} items in {base['clusters']} {base['cluster_unit']}s, with the design effect "
+            f"{effect:.2g} of our runs there"
+        )
 
 
 def published_against(row: dict[str, Any], found: Interval, binary: bool) -> dict[str, Any]:
@@ -303,7 +332,7 @@ def published_against(row: dict[str, Any], found: Interval, binary: bool) -> dic
     if published is None or not math.isfinite(found.half):
         return {"published_ci95": None, "ours_in_published": None, "published_in_ours": None}
     if binary and found.samples > 1 and math.isfinite(found.design_effect):
-        half = t_quantile(found.clusters) * math.sqrt(published * (1 - published) / found.samples * found.design_effect)
+        half = t_quantile(found.df) * math.sqrt(published * (1 - published) / found.samples * found.design_effect)
     else:
         half = found.half
     gap = abs(found.mean - published)
@@ -507,6 +536,7 @@ def build_report(log_dir: str | Path, logs: list[EvalLog] | None = None) -> Repo
         row for benchmark in sections for row in _references(benchmark, [r for r in runs if r.benchmark == benchmark])
     ]
     board = _leaderboard(pools)
+    reference_intervals(references, board)
     labels = row_labels(board)
     observations = {key: pool.observations() for key, pool in pools.items()}
     pairs = compare_rows(board, observations, labels)

@@ -1,8 +1,8 @@
 """Every two leaderboard rows that answered the same samples, compared pair by pair.
 
 Two models (or two settings of one model) asked the same questions are compared on their paired difference: one
-difference per shared sample, its mean with a cluster-robust 95 % interval, and a p-value from flipping the sign of
-each cluster's summed difference (``core.intervals``). The p-values of a benchmark's pairs are corrected together
+difference per shared sample, its mean with a cluster-robust 95 % interval and the p-value of the same t
+(``core.intervals``). The p-values of a benchmark's pairs are corrected together
 (Holm), a pair is called only below 0.05 after that, and each row gets the ranks it could hold given the pairs that
 were called. Rows that share too few clusters are listed as not compared, with the reason.
 """
@@ -53,9 +53,7 @@ def compare_rows(
         for i, first in enumerate(members):
             for second in members[i + 1 :]:
                 a, b = labels[row_key(first)], labels[row_key(second)]
-                found = paired_difference(
-                    observations[row_key(first)], observations[row_key(second)], seed=f"{benchmark}|{a}|{b}"
-                )
+                found = paired_difference(observations[row_key(first)], observations[row_key(second)])
                 pair: dict[str, Any] = {"benchmark": benchmark, "metric": metric, "a": a, "b": b}
                 pair |= {"a_key": list(row_key(first)), "b_key": list(row_key(second))}
                 if found is None:

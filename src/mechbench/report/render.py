@@ -68,8 +68,8 @@ READING = (
     "by a repair (StructuralEval's JSON repair) or a fallback rule (SeeSim's rules 3–6 for a reply naming neither "
     "True nor False). Under each leaderboard, the shortcut panel: what built-in models that never use the skill "
     "score on the same data, beside the chance level where the score has one; then every two rows that answered the "
-    "same samples, compared on their paired difference (its clustered interval, a p-value from sign flips over "
-    "clusters, corrected for the number of pairs by Holm's method) and called 'A ahead of B' only below 0.05 after "
+    "same samples, compared on their paired difference (its clustered interval and the p-value of the same t, "
+    "corrected for the number of pairs by Holm's method) and called 'A ahead of B' only below 0.05 after "
     "the correction. A run with tools (-T tools=true) is its own protocol, in its own row, never mixed into "
     "published comparisons. In figures and detailed tables, a model run in several settings is named with what sets "
     "each apart (model [tools (budget 8)]), so no figure pools two settings; the 'answers read' figure counts, per "
@@ -88,6 +88,12 @@ STYLE = (
 
 def _published_cell(row: dict[str, Any]) -> str:
     if row.get("reference"):  # a published result of another model, shown beside the runs it compares with
+        interval = row.get("published_ci95")
+        if interval is not None:
+            return (
+                f"the published number itself, ± {interval:.3f} ({row['published_interval_note']}): "
+                f"{row['published_note']}"
+            )
         return f"the published number itself: {row['published_note']}"
     if row["published"] is None:
         return "—"
