@@ -139,21 +139,33 @@ def test_submit_takes_text_or_json_and_refuses_a_call_without_an_answer() -> Non
 
 
 def test_the_report_compares_a_tool_run_with_the_same_models_other_setting_only() -> None:
+    from mechbench.core.intervals import Observation, paired_difference
     from mechbench.report.build import settings_compared
+    from mechbench.report.compare import compare_rows, row_key
 
-    def row(model: str, setting: str, value: float, digest: str = "d") -> dict:
+    def row(model: str, setting: str, digest: str = "d") -> dict:
         base = {"benchmark": "sphyr", "model": model, "metric": "topology_score", "data": "x", "data_sha256": digest}
-        return {**base, "setting": setting, "value": value, "ci95": 0.03}
+        return {**base, "setting": setting, "data": f"x {digest}"}
+
+    def scores(shift: float) -> list[Observation]:
+        return [Observation(k, k // 3, (k % 5) / 5 + shift) for k in range(30)]
 
     board = [
-        row("m", "v2, default prompt, tools (budget 8), load by published convention", 0.7),
-        row("m", "v2, default prompt, load by published convention", 0.5),
-        row("m", "v2, few-shot prompt, load by published convention", 0.6),  # another protocol: not compared
-        row("m", "v2, default prompt, load by published convention", 0.4, digest="e"),  # other data
-        row("other", "v2, default prompt, load by published convention", 0.1),  # another model
+        row("m", "v2, default prompt, tools (budget 8), load by published convention"),
+        row("m", "v2, default prompt, load by published convention"),
+        row("m", "v2, few-shot prompt, load by published convention"),  # another protocol: not compared
+        row("m", "v2, default prompt, load by published convention", digest="e"),  # other data
+        row("other", "v2, default prompt, load by published convention"),  # another model
     ]
-    (compared,) = settings_compared(board)
-    assert compared["difference"] == pytest.approx(0.2) and compared["ci95"] == pytest.approx(0.03 * 2**0.5)
+    observations = {row_key(r): scores(shift) for r, shift in zip(board, (0.2, 0.0, 0.1, -0.1, -0.4), strict=True)}
+    for r in board:
+        r["value"] = sum(o.value for o in observations[row_key(r)]) / 30
+    labels = {row_key(r): f"{r['model']} {k}" for k, r in enumerate(board)}
+    (compared,) = settings_compared(board, compare_rows(board, observations, labels))
+    paired = paired_difference(observations[row_key(board[0])], observations[row_key(board[1])])
+    assert paired is not None
+    assert compared["difference"] == pytest.approx(0.2) and compared["ci95"] == pytest.approx(paired.half)
+    assert compared["other_setting"] == board[1]["setting"]
 
 
 def test_analyse_grid_takes_loads_and_supports_from_the_input_only() -> None:

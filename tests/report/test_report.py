@@ -141,7 +141,7 @@ def test_the_report_leads_with_leaderboards_and_fits_a_laptop_screen(logs: Path,
     first_details = page.index("<details>")
     for title in ("StructuralEval", "SPhyR", "SeeSim"):
         assert page.index(f"<h2>{title}</h2>") < page.index("<details><summary>Runs")
-    assert page.index("headline (95 % CI)") < first_details
+    assert page.index("headline (95 % CI over clusters)") < first_details
     assert "{'" not in page  # task arguments as name=value, never raw Python dicts
     assert "±" in page
     probe = tmp_path / "probe.html"
