@@ -36,3 +36,12 @@ def test_a_row_outside_its_tolerance_fails() -> None:
     assert not Row("c", "q", 1.05, 1.0, 0.02, "s").passed
     assert Row("c", "q", 0.99, 1.0, 0.02, "s").passed
     assert "**no**" in markdown([Row("c", "q", 1.05, 1.0, 0.02, "s")])
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("name", ["dfg 2d-1", "dfg 2d-2"])
+def test_the_flows_past_a_cylinder_are_within_their_tolerances(name: str) -> None:
+    """The two DFG benchmarks (a minute or two each): the steady wake and the periodic shedding the verdicts rest on."""
+    (case,) = [case for case in CASES if case.name == name]
+    for row in case.run():
+        assert row.passed, f"{row.case}, {row.quantity}: {row.computed:.6g} vs {row.reference:.6g}"

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image
 
-from mechbench.simulation.flow import FlowRun
-from mechbench.simulation.reports import flow_details, material_lines, structural_details
+from mechbench.simulation.flow import FlowRun, measured_region
+from mechbench.simulation.reports import flow_details, material_lines, settling_lines, structural_details
 from mechbench.simulation.structural import StructuralRun
 from mechbench.simulation.units import FlowUnits
 
@@ -140,10 +140,15 @@ def structural_scale(run: StructuralRun) -> tuple[float, float]:
     return low, high if high > low else low + 1.0
 
 
+def _outline_level(run: StructuralRun) -> float:
+    """Where the outline is drawn: just below the material's limit, since a yielding part's state sits at it."""
+    return run.field_limit * (1 - 1e-6)
+
+
 def _outlined(run: StructuralRun, stress: np.ndarray) -> bool:
-    """The plotted field crosses the material's limit inside the part (an outline can be drawn)."""
-    values = run.plotted(stress)
-    return bool((values > run.field_limit).any() and (values < run.field_limit).any())
+    """The plotted field reaches the material's limit inside the part (an outline can be drawn)."""
+    values, level = run.plotted(stress), _outline_level(run)
+    return bool((values > level).any() and (values < level).any())
 
 
 class _StructuralPlot:
@@ -193,7 +198,7 @@ class _StructuralPlot:
         values = run.plotted(stress)
         self.artists = [ax.tripcolor(mesh, values, cmap="jet", vmin=self.low, vmax=self.high, shading="gouraud")]
         if _outlined(run, stress):
-            self.artists.append(ax.tricontour(mesh, values, levels=[run.field_limit], colors="k", linewidths=1.2))
+            self.artists.append(ax.tricontour(mesh, values, levels=[_outline_level(run)], colors="k", linewidths=1.2))
         fixed = run.fixed_vertices
         self.artists.append(ax.plot(xy[0, fixed], xy[1, fixed], "k^", markersize=3)[0])
         self.artists += self._loads(xy)
@@ -356,18 +361,9 @@ def temperature_limits(units: FlowUnits) -> tuple[float, float]:
     return float(units.temperature(np.array(0.0))), float(units.temperature(np.array(1.0)))
 
 
-def _measured_region(run: FlowRun) -> np.ndarray:
-    """The fluid clear of the plug inflow's corners and of the outlet: where pressure gradients are measured."""
-    nx = run.solid.shape[1]
-    region = ~run.solid
-    region[:, : int(0.1 * nx)] = False
-    region[:, -5:] = False
-    return region
-
-
 def pressure_limits(run: FlowRun, units: FlowUnits) -> tuple[float, float]:
     """The pressure colour scale of the region the gradients are measured on."""
-    values = run.pressure[_measured_region(run)] * units.pressure
+    values = run.pressure[measured_region(run.solid)] * units.pressure
     return float(values.min()), float(values.max())
 
 
@@ -377,8 +373,9 @@ def _flow_rows(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
         ("Case", units.title),
         ("Fluid", setup.fluid),
         ("Mean inflow", f"{run.inflow * units.velocity:.4g} m/s"),
-        ("Reference length", f"{setup.length * (2 if setup.configuration == 'channel' else 1) * 1e3:.4g} mm"),
+        ("Reference length", f"{run.facts['reference_cells'] * units.dx * 1e3:.4g} mm"),
         ("Analysis type", "transient"),
+        *[row for row in settling_lines(run, units) if row[0] == "Averaging window"],
         *flow_details(run, units),
     ]
 
@@ -411,10 +408,10 @@ def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
     for column, name in ((a, "60 %"), (b, "75 %")):
         ax.axvline((column + 0.5) * units.dx * 1e3, color="k", ls="--", lw=0.8)
         ax.text((column + 0.5) * units.dx * 1e3, extent[3], f"{name} ", fontsize=6, ha="right", va="bottom")
-    probe_x, probe_y = (run.probe[1] + 0.5) * units.dx * 1e3, (run.probe[0] + 0.5) * units.dx * 1e3
+    probe_x, probe_y = run.probe[1] * units.dx * 1e3, run.probe[0] * units.dx * 1e3
     ax.plot([probe_x], [probe_y], "w+", markersize=8, mew=1.5)
     ax.set_title(f"{units.title}: {units.final_label} (+: probe; dashed: profile stations)", fontsize=8, pad=10)
-    pressure = np.where(_measured_region(run), run.pressure * units.pressure, np.nan)
+    pressure = np.where(measured_region(run.solid), run.pressure * units.pressure, np.nan)
     ax = fig.add_subplot(grid[1, :2])
     _field(fig, ax, run, units, pressure, "Gauge pressure [Pa]", "viridis", pressure_limits(run, units))
     ax.set_title(
@@ -447,19 +444,20 @@ def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
     ax = fig.add_subplot(grid[fields, 1])
     times = run.probe_steps * units.dt
     ax.plot(times, run.probe_values * units.velocity, lw=0.8)
-    ax.axvspan(run.probe_steps[len(run.probe_steps) * 3 // 4] * units.dt, times[-1], color="0.85")
+    ax.axvspan(run.window[0] * units.dt, run.window[1] * units.dt, color="0.85")
     ax.set_xlabel("time [s]" if units.transient else "pseudo time [s]", fontsize=8)
     ax.set_ylabel("v at probe [m/s]", fontsize=8)
     ax.tick_params(labelsize=7)
     _plain(ax.yaxis)
-    ax.set_title("Probe (+), cross-stream velocity (last quarter shaded)", fontsize=8)
+    ax.set_title("Probe (+), cross-stream velocity (averaging window shaded)", fontsize=8)
     _details(fig.add_subplot(grid[:, 2]), "Details", _flow_rows(run, units))
     fig.tight_layout()
     return _png(fig)
 
 
 def flow_video(run: FlowRun, units: FlowUnits) -> bytes:
-    """The last quarter of the run (the window the facts are measured on), on the image's velocity scale."""
+    """The averaging window (the whole shedding periods, or the last flow-through, the facts are measured on), on
+    the image's velocity scale."""
     heated = run.facts["heated"]
     ny, nx = run.solid.shape
     panel = 6.5 * ny / nx + 0.6

@@ -18,17 +18,34 @@ import numpy as np
 
 from mechbench.core.precision import ROUND_OFF
 from mechbench.simulation.elastic import QUALITY
-from mechbench.simulation.flow import FLUIDS, PRANDTL, FlowRun, mass_flows, wall_band
-from mechbench.simulation.structural import BUCKLING_SEARCH, DAMPING, RISE, StructuralRun
+from mechbench.simulation.flow import (
+    FLUIDS,
+    MIN_TAU,
+    PRANDTL,
+    SETTLED_CHANGE,
+    SETTLED_DRIFT,
+    STEADY,
+    FlowRun,
+    mass_flows,
+    offset_cells,
+    wall_band,
+)
+from mechbench.simulation.materials import ROOM_LIMIT, Material
+from mechbench.simulation.structural import DAMPING, RISE, StructuralRun
 from mechbench.simulation.units import AMBIENT, FlowUnits
 
 ANALYSIS = {
     "static": "Static structural (linear elastic), load (and any temperature change) applied once in a ramp",
-    "cyclic": "Static structural (linear elastic), fully reversed cyclic load (many cycles in service), two cycles "
-    "evaluated",
+    "cyclic": "Static structural (linear elastic), fully reversed cyclic load, two cycles evaluated; fatigue assessed "
+    "on the material's S–N curve for the cycles in service (Goodman mean-stress correction)",
     "impact": "Transient structural (linear elastic, Newmark average acceleration), load applied suddenly at t = 0 "
     "and held",
 }
+STATE_NOTE = (
+    "past a limit the part's state is reported, not the linear result: a ductile material's stresses past yield are "
+    "brought back to yield (Neuber's rule for the local strain); a brittle part's or a buckling member's fields are "
+    "shown at the load where it cracks or buckles"
+)
 
 
 class StructuralLine:
@@ -44,15 +61,21 @@ class StructuralLine:
     YIELD = "Tensile yield strength"
     TENSILE = "Ultimate tensile strength"
     COMPRESSIVE = "Ultimate compressive strength"
-    ENDURANCE = "Fatigue endurance limit"
+    ENDURANCE = "Fatigue data (fully reversed, smooth specimens)"
+    TEMPERATURE_PROPERTIES = "Properties at"
+    CYCLES = "Load cycles in service"
+    FATIGUE_STRENGTH = "Fatigue strength at the cycles in service"
+    AMPLITUDE = "Stress amplitude / mean at the most stressed point"
+    FATIGUE_INDEX = "Fatigue index (Goodman: σa/Sf + σm/Su)"
+    LIFE = "Fatigue life at that amplitude"
     ELONGATION = "Elongation at break"
     ENERGY = "Strain energy of the static load case, this mesh"
     ENERGY_FINE = "Strain energy of the static load case, half the element size"
     ENERGY_SHOWN = "Strain energy at the instant evaluated"
-    PEAK = "Largest failure index (equivalent stress over strength), this mesh"
+    PEAK = "Largest failure index of the linear analysis (equivalent stress over strength), this mesh"
     PEAK_MESH = "Largest failure index of the static load case, this mesh / half the element size"
     STATIC = "Same load applied slowly (static)"
-    LIMIT = "Beyond linear elasticity"
+    LIMIT = "State of the part at the applied load"
     TEMPERATURE = "Peak temperature"
     VON_MISES_MAX = "Maximum equivalent (von Mises) stress"
     VON_MISES_SPREAD = "Equivalent (von Mises) stress over the part"
@@ -79,7 +102,7 @@ class FluidLine:
     REVERSED = "Fluid moving against the main flow"
     WALL_REVERSE = "Strongest reverse flow next to a wall"
     PROFILES = "Velocity profiles at 60 % and 75 % of the length"
-    PROBE = "Cross-stream velocity at the probe, last quarter of the run"
+    PROBE = "Cross-stream velocity at the probe, over the averaging window"
     ASYMMETRY = "Departure from mirror symmetry about the centre line"
     GRADIENT = "Steepest pressure gradient"
     MASS_FLOW = "Mass flow in / out (per m depth)"
@@ -108,7 +131,13 @@ def _buckling(facts: dict) -> str:
     value = facts["buckling_factor"]
     if value is not None and math.isfinite(value):
         return f"{figure(value)} ({facts['buckling_mode']})"
-    return f"above {figure(BUCKLING_SEARCH * facts['buckling_bound'])} (no buckling mode below)"
+    return f"above {figure(facts['buckling_reach'])} (no buckling mode below it)"
+
+
+def _capped(value: float, run: StructuralRun) -> str:
+    """A stress of the part's state, marked where it sits at the yield strength because the part yields there."""
+    text = figure(value, "MPa")
+    return text + " (at yield: the part yields)" if run.facts["state"] == "yields" else text
 
 
 def structural_details(run: StructuralRun) -> list[tuple[str, str]]:
@@ -117,13 +146,15 @@ def structural_details(run: StructuralRun) -> list[tuple[str, str]]:
     s = StructuralLine
     peak = max(abs(facts["von_mises_peak"]), abs(facts["sigma1_peak"]), abs(facts["sigma2_peak"]), 1e-30)
     forces = max(max(map(abs, facts["reaction_resultant"])), max(map(abs, facts["applied_resultant"])), 1e-30)
+    limit = run.field_limit
     rows = [
         (s.INSTANT, facts["shown"] + (" (the most stressed)" if facts["loading"] != "static" else "")),
         (s.DISPLACEMENT, figure(facts["max_displacement"], "mm")),
-        (s.VON_MISES_MAX, figure(facts["von_mises_peak"], "MPa")),
+        (s.VON_MISES_MAX, _capped(facts["von_mises_peak"], run)),
         (
             s.VON_MISES_SPREAD,
-            f"mean {figure(facts['von_mises_mean'], 'MPa')}, coefficient of variation {figure(facts['stress_spread'])}",
+            f"mean {figure(facts['von_mises_mean'], 'MPa')}, coefficient of variation {figure(facts['stress_spread'])}"
+            + (" (of the linear field)" if facts["state"] == "yields" else ""),
         ),
         (s.PRINCIPAL_MAX, figure(facts["sigma1_peak"], "MPa", peak)),
         (s.PRINCIPAL_MIN, figure(facts["sigma2_peak"], "MPa", peak)),
@@ -138,25 +169,43 @@ def structural_details(run: StructuralRun) -> list[tuple[str, str]]:
         rows.append(
             (
                 s.STATIC,
-                f"peak {run.field_name} stress {figure(facts['static_peak_stress'], 'MPa')}, largest displacement "
-                f"{figure(facts['static_displacement'], 'mm')}",
+                f"peak {run.field_name} stress {figure(min(facts['static_peak_stress'], limit), 'MPa')}, largest "
+                f"displacement {figure(facts['static_displacement'], 'mm')}",
             )
         )
+    estimate = " at the applied load (linear estimate)" if facts["state"] in ("yields", "fractures") else ""
     if material.ductile:
-        rows.append((s.YIELDED, f"{figure(100 * facts['plastic_fraction'])} % of its area"))
+        rows.append((s.YIELDED, f"{figure(100 * facts['plastic_fraction'])} % of its area{estimate}"))
     else:
-        rows.append((s.PAST_STRENGTH, f"{figure(100 * facts['failed_fraction'])} % of its area (Coulomb–Mohr)"))
+        rows.append(
+            (s.PAST_STRENGTH, f"{figure(100 * facts['failed_fraction'])} % of its area{estimate} (Coulomb–Mohr)")
+        )
+    thermal = facts["thermal_peak_stress"]
     rows += [
         (
             s.SECTION,
             f"axial part N/A {figure(facts['axial_stress'], 'MPa', peak)}, bending part M·c/I "
-            f"{figure(facts['bending_stress'], 'MPa', peak)}",
+            f"{figure(facts['bending_stress'], 'MPa', peak)} (nominal)",
         ),
-        (s.THERMAL_ALONE, figure(facts["thermal_peak_stress"], "MPa") + f" ({run.field_name})"),
+        (
+            s.THERMAL_ALONE,
+            f"{figure(min(thermal, limit), 'MPa')} ({run.field_name}"
+            + (", capped at yield" if thermal > limit and material.ductile else "")
+            + f"), {figure(100 * facts['thermal_share'])} % of the peak stress of all loads",
+        ),
         (s.REACTIONS, ", ".join(figure(v, "N", forces) for v in facts["reaction_resultant"])),
         (s.APPLIED, ", ".join(figure(v, "N", forces) for v in facts["applied_resultant"])),
         (s.BUCKLING, _buckling(facts)),
     ]
+    if facts["fatigue_index"] is not None:
+        life = facts["fatigue_life"]
+        rows += [
+            (s.CYCLES, f"{facts['cycles']:.3g}"),
+            (s.FATIGUE_STRENGTH, figure(facts["fatigue_strength"], "MPa")),
+            (s.AMPLITUDE, f"{figure(facts['stress_amplitude'], 'MPa')} / {figure(facts['mean_stress'], 'MPa')}"),
+            (s.FATIGUE_INDEX, figure(facts["fatigue_index"])),
+            (s.LIFE, "unlimited (below the endurance limit)" if math.isinf(life) else f"{life:.3g} cycles"),
+        ]
     if facts["energy_mesh"]:
         rows.append((s.ENERGY, figure(facts["energy_mesh"][0] / 1e3, "J")))
         rows.append((s.ENERGY_FINE, figure(facts["energy_mesh"][1] / 1e3, "J")))
@@ -170,12 +219,32 @@ def material_lines(run: StructuralRun) -> list[tuple[str, str]]:
     """The material's strengths, as the report and the details box print them."""
     material, s = run.material, StructuralLine
     return [
+        (s.TEMPERATURE_PROPERTIES, temperature_properties(material)),
         (s.YIELD, figure(material.yield_strength, "MPa") if material.yield_strength else "n/a (brittle)"),
         (s.TENSILE, figure(material.tensile_strength, "MPa")),
         (s.COMPRESSIVE, figure(material.compressive_strength, "MPa")),
-        (s.ENDURANCE, figure(material.endurance_limit, "MPa") if material.endurance_limit else "none"),
+        (s.ENDURANCE, fatigue_data(material)),
         (s.ELONGATION, f"{material.elongation:g} %"),
     ]
+
+
+def fatigue_data(material: Material) -> str:
+    """The material's fatigue data as the report states it."""
+    if material.fatigue_strength is None:
+        return material.fatigue_source
+    point = f"{figure(material.fatigue_strength, 'MPa')} at {material.fatigue_cycles:.3g} cycles"
+    kind = "endurance limit" if material.endurance_limit else "fatigue strength (no endurance limit)"
+    return f"{kind} {point}; S–N line from 0.9 Sᵤ at 10³ cycles; source: {material.fatigue_source}"
+
+
+def temperature_properties(material: Material) -> str:
+    """At which temperature the material's values hold, and where they come from."""
+    if material.temperature <= ROOM_LIMIT:
+        return f"room temperature (the part stays at or below {ROOM_LIMIT:g} °C, where they hold)"
+    return (
+        f"{figure(material.temperature, '°C')}, the part's peak temperature (Young's modulus and yield strength "
+        "reduced as EN 1993-1-2 gives them; the whole part taken at its peak temperature)"
+    )
 
 
 def structural_report(run: StructuralRun, name: str) -> str:
@@ -220,7 +289,7 @@ def structural_report(run: StructuralRun, name: str) -> str:
         ),
         _table(
             "Analysis settings",
-            [(s.ANALYSIS, ANALYSIS[run.setup.loading])]
+            [(s.ANALYSIS, ANALYSIS[run.setup.loading]), ("Beyond the limits", STATE_NOTE)]
             + (
                 [
                     ("Time step", figure(facts["time_step"] * 1e3, "ms")),
@@ -237,6 +306,7 @@ def structural_report(run: StructuralRun, name: str) -> str:
             [
                 (s.SUPPORTS, part.supports + ("; right end held between rigid walls" if run.setup.restrained else "")),
                 (s.LOAD, f"{part.load}, {figure(run.load_newtons, 'N')}" if run.load_newtons else "none"),
+                *([(s.CYCLES, f"{facts['cycles']:.3g}")] if facts["cycles"] else []),
                 (s.THERMAL_CONDITION, facts["heat"]),
                 (
                     s.TEMPERATURE,
@@ -275,7 +345,8 @@ def flow_details(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
     facts, setup = run.facts, run.setup
     f = FluidLine
     inflow = run.inflow * units.velocity
-    gradient = facts["gradient_ratio"] * 0.5 * units.pressure * run.inflow**2 / (run.scale * units.dx)  # Pa/m
+    reference = facts["reference_cells"] * units.dx  # m: the Reynolds number's length, the one reference length
+    gradient = facts["gradient_ratio"] * 0.5 * units.pressure * run.inflow**2 / reference  # Pa/m
     rows = [
         (f.REYNOLDS, f"{figure(facts['reynolds'])} ({_reynolds_basis(setup.configuration)})"),
     ]
@@ -315,19 +386,19 @@ def flow_details(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
         ),
         (
             f.GRADIENT,
-            f"{figure(gradient, 'Pa/m')} ({figure(facts['gradient_ratio'])} dynamic pressures ½ρU² over "
-            f"{_characteristic(setup.configuration)}, {figure(run.scale * units.dx * 1e3, 'mm')})",
+            f"{figure(gradient, 'Pa/m')} ({figure(facts['gradient_ratio'])} dynamic pressures ½ρU² over the "
+            f"reference length, {figure(reference * 1e3, 'mm')}; inlet and outlet strips excluded)",
         ),
     ]
     inflow_mass, outflow_mass = (m * units.velocity * units.dx * FLUIDS[setup.fluid][1] for m in mass_flows(run))
     rows.append(
-        (f.MASS_FLOW, f"{figure(inflow_mass, 'kg/s')} / {figure(outflow_mass, 'kg/s')} (mean over the last quarter)")
+        (
+            f.MASS_FLOW,
+            f"{figure(inflow_mass, 'kg/s')} / {figure(outflow_mass, 'kg/s')} (means over the averaging window; they "
+            f"differ by {figure(100 * facts['mass_imbalance'])} %, the lattice fluid's slight compressibility)",
+        )
     )
     return rows
-
-
-def _characteristic(configuration: str) -> str:
-    return {"channel": "the channel height", "step": "the step height"}.get(configuration, "the cylinder diameter")
 
 
 def _reynolds_basis(configuration: str) -> str:
@@ -335,6 +406,39 @@ def _reynolds_basis(configuration: str) -> str:
         "channel": "on the hydraulic diameter, twice the channel height",
         "step": "on the step height",
     }.get(configuration, "on the cylinder diameter")
+
+
+def settling_lines(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
+    """How long the run went and why it stopped there, the averaging window, and the lattice's resolution."""
+    facts, settling = run.facts, run.settling
+    first, last = run.window
+    span = f"{figure(first * units.dt, 's')} to {figure(last * units.dt, 's')}"
+    if settling.get("periods"):
+        stop = (
+            f"run until the shedding amplitude at the probe changed by {figure(100 * settling['amplitude_change'])} % "
+            f"over the last three periods (below {100 * SETTLED_CHANGE:g} %)"
+        )
+        window = f"{span}: {settling['periods']} whole shedding periods of {figure(settling['period'] * units.dt, 's')}"
+    else:
+        stop = (
+            "run until the velocity field changed by less than "
+            f"{figure(100 * SETTLED_DRIFT, '%')} of the mean inflow over a quarter flow-through time and the probe "
+            f"varied by less than {figure(10 * STEADY, '%')} of it over the last flow-through"
+        )
+        window = f"{span}: the last flow-through time"
+    return [
+        ("Run length", f"{figure(facts['flow_throughs'])} flow-through times; {stop}"),
+        ("Averaging window", window),
+        (
+            "Lattice resolution",
+            f"{run.scale} cells across {_resolved(run.setup.configuration)}, relaxation time τ = "
+            f"{figure(facts['tau'])} (kept at {MIN_TAU:g} or above)",
+        ),
+    ]
+
+
+def _resolved(configuration: str) -> str:
+    return {"channel": "the channel", "step": "the step height"}.get(configuration, "the cylinder diameter")
 
 
 def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
@@ -346,8 +450,8 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
     heated = facts["heated"]
     f = FluidLine
     speed = np.hypot(run.ux, run.uy) * units.velocity
-    pressure = run.pressure * units.pressure
-    pressure_scale = float(np.abs(pressure[fluid]).max()) or 1.0
+    low, high = facts["pressure_low"] * units.pressure, facts["pressure_high"] * units.pressure
+    pressure_scale = max(abs(low), abs(high)) or 1.0
     models = [
         ("Solver", "mechbench lattice Boltzmann, D2Q9, two-relaxation-time (TRT) collision, 2D"),
         ("Flow model", "laminar, two-dimensional (no turbulence model)"),
@@ -365,7 +469,15 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
     )
     inlet_speed = units.velocity * run.inflow
     boundaries = [
-        ("Inlet (left)", f"uniform velocity {figure(inlet_speed, 'm/s')}" + (f", {AMBIENT:g} °C" if heated else "")),
+        (
+            "Inlet (left)",
+            (
+                f"developed (parabolic) velocity profile, mean {figure(inlet_speed, 'm/s')}"
+                if setup.configuration == "step"
+                else f"uniform velocity {figure(inlet_speed, 'm/s')}"
+            )
+            + (f", {AMBIENT:g} °C" if heated else ""),
+        ),
         ("Outlet (right)", "pressure outlet, 0 Pa gauge"),
         ("Top and bottom walls", "no slip, stationary" + (", adiabatic" if heated else "")),
     ]
@@ -374,7 +486,7 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
         where = (
             "on the centre line"
             if setup.offset == 0
-            else f"{abs(setup.offset) * units.dx * 1e3:.3g} mm {side} the centre line"
+            else f"{abs(offset_cells(setup, run.scale)) * units.dx * 1e3:.3g} mm {side} the centre line"
         )
         boundaries.append(
             (
@@ -391,15 +503,15 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
         ("Time step" if units.transient else "Pseudo time step", figure(units.dt, "s")),
         ("Steps run", str(run.steps)),
     ] + ([("Physical time simulated", figure(run.steps * units.dt, "s"))] if units.transient else [])
+    run_info += settling_lines(run, units)
     results = [
         ("Maximum velocity magnitude", figure(float(speed[fluid].max()), "m/s")),
         (
-            "Pressure range (gauge)",
-            f"{figure(float(pressure[fluid].min()), 'Pa', pressure_scale)} to "
-            f"{figure(float(pressure[fluid].max()), 'Pa', pressure_scale)}",
+            "Pressure range (gauge, inlet and outlet strips excluded)",
+            f"{figure(low, 'Pa', pressure_scale)} to {figure(high, 'Pa', pressure_scale)}",
         ),
         (
-            "Pressure drop inlet to outlet (mean over the last quarter)",
+            "Pressure drop inlet to outlet (mean over the averaging window)",
             figure(facts["pressure_drop"] * units.pressure, "Pa", pressure_scale),
         ),
         ("Probe position", f"x = {probe_x:.4g} mm, y = {probe_y:.4g} mm"),
@@ -425,9 +537,9 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
                 "Reference values",
                 [
                     (
-                        "Reference length",
-                        figure(setup.length * (2 if setup.configuration == "channel" else 1), "m")
-                        + (" (hydraulic diameter)" if setup.configuration == "channel" else ""),
+                        "Reference length (Reynolds number, pressure gradient)",
+                        figure(facts["reference_cells"] * units.dx, "m")
+                        + f" ({_reynolds_basis(setup.configuration).removeprefix('on ')})",
                     ),
                     ("Reference velocity (mean inflow)", figure(inlet_speed, "m/s")),
                 ],

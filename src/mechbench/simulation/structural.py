@@ -8,11 +8,14 @@ ductile material, the largest principal stress for a brittle one. Peaks are read
 (the plotted field), shares and means from the quadrature points. Facts are kept at the precision the model
 supports (:mod:`mechbench.core.precision`), so the same set-up gives the same facts on any machine.
 
-Physical bounds hold by construction: a part is heated to at most half its melting point (kelvin), a sliding block
-is pushed at accelerations a machine part sees, and where the linear result passes yield, strength or the plastic
-capacity of the section, the facts say so in one line (:func:`limit_note`).
+Loads are what an engineer would analyse (:func:`_loads`): sized by the governing factor of safety (strength,
+fatigue for cyclic loads, buckling), overloads kept within what the part can take (elastic cycles, no collapse of a
+ductile section, temperatures within the material's data), properties at the part's peak temperature. Where a load
+passes a limit, the facts say what happens (:func:`outcome`: yields, cracks, buckles, fails in fatigue) and the
+fields shown are the part's state, not the linear result past the limit: capped at yield where a ductile part yields,
+at the cracking or buckling load otherwise. A sliding block is pushed at accelerations a machine part sees.
 
-Kept as one module (~500 lines): the load history, the solves per frame and the checks (strength, buckling,
+Kept as one module (~700 lines): the load history, the solves per frame and the checks (strength, buckling,
 fatigue, thermal share, convergence) feed one facts record and are reviewed together; the element lives in
 :mod:`mechbench.simulation.elastic`, sections and symmetry in :mod:`mechbench.simulation.readings`.
 """
@@ -53,13 +56,27 @@ IMPACT_FRAME_PERIODS = 2
 IMPACT_FRAMES_PER_PERIOD = 8
 """The animation of a struck part shows its first two periods at eight frames each: the vibration it is asked
 about is resolved, not aliased."""
-BUCKLING_SEARCH = 2.25
-"""The in-plane buckling factor is reported below this multiple of the largest bound a rule compares it with
-(beyond it, it is reported as above)."""
 SLIDER_ACCELERATION = (0.5, 20.0)
 """g: the rigid-body acceleration a sliding block is pushed at (a conveyor's start to a machine slide's stop)."""
 GRAVITY = 9810.0
 """mm/s²."""
+IN_PLANE = "in-plane buckling (finite elements)"
+BUCKLING_REACH = 12.0
+"""Buckling load factors are found up to this multiple of the load at which the material's limit is reached; past it
+buckling governs no factor of safety drawn (at most 5) and decides no buckling answer (threshold at most 5, margin
+1.5), and it is reported as above that reach."""
+CYCLIC_ELASTIC = 0.9
+"""The largest failure index a cyclic load is given: its cycles stay elastic (no cyclic plasticity), so that its
+fatigue is high-cycle fatigue, which the S–N data describe."""
+COLLAPSE_SHARE = 0.9
+"""An overloaded ductile part is loaded to at most this share of the plastic collapse load of its most stressed
+section: it yields locally and carries the load, as a part an engineer analyses does."""
+OVERLOAD_KEPT = 1 / 1.5
+"""An overload past one of the limits above is pulled back to the limit when its governing factor of safety there is
+at most this (still clearly an overload); otherwise it is drawn as a design load (:data:`DESIGN_FALLBACK`)."""
+DESIGN_FALLBACK = 1.2
+"""An overload a part cannot take within the limits above is drawn as the design load of factor of safety
+``DESIGN_FALLBACK / target`` (1.8–3 for the overloads drawn) instead."""
 NUMERICAL_ZERO = 1e-6
 """A stress below this share of the stresses it was computed from is the solver's round-off, reported as 0."""
 
@@ -76,10 +93,13 @@ class StructuralSetup:
     thermal: str
     restrained: bool
     target_fos: float
-    """The factor of safety the mechanical load is sized for (a sliding block's load is set by its acceleration)."""
+    """The governing factor of safety the load is sized for: the smallest of strength, fatigue (cyclic loads) and
+    buckling (a sliding block's load is set by its acceleration instead)."""
     part_seed: str
     thermal_share: float | None = None
     """For a hot spot: the share of the peak failure index the temperature alone should reach (None: as drawn)."""
+    cycles: float | None = None
+    """A cyclic load's cycles in service (the life its fatigue is assessed for)."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +185,7 @@ def _heat(part: Part, thermal: str, material: Material, rng: random.Random) -> H
     """The drawn temperature field (a hot spot on material, clear of the edges), at most the material's limit."""
     if thermal == "none":
         return Heat()
-    rise = rng.uniform(20, min(150.0, material.max_rise))
+    rise = rng.uniform(min(20.0, material.max_rise / 2), min(150.0, material.max_rise))
     if thermal == "uniform":
         return Heat(rise)
     while True:
@@ -229,19 +249,67 @@ def _mesh(part: Part, material: Material, holds: tuple[Hold, ...]) -> _Mesh:
 
 @dataclass
 class _Loads:
-    """A set-up's loads, sized to its drawn factor of safety, and the static unit responses they combine."""
+    """A set-up's loads, sized to its drawn governing factor of safety, and the static unit responses they combine."""
 
     load: float  # N, the mechanical load
     heat: Heat
     unit: _State  # per newton of mechanical load
     thermal: _State
+    material: Material
+    """The material at the part's peak temperature (:meth:`Material.at_temperature`)."""
+    fallback: bool = False
+    """The drawn overload could not be taken within the part's limits: sized in the design band instead."""
+    buckling: Mode | None = None
+    """The mechanical load's buckling mode at the load as sized (None: found with the temperature, afterwards)."""
+
+
+def _peak(material: Material, state: _State) -> float:
+    return float(failure_index(material, state.vertex).max())
+
+
+def collapse_factor(material: Material, cut: Section) -> float:
+    """The multiple of a ductile section's force N and moment M at which it is fully plastic:
+    (k N / N_p)² + k |M| / M_p = 1 (∞ for a section carrying nothing)."""
+    fy = float(material.yield_strength or 0)
+    a = (cut.force / (cut.plastic_force * fy)) ** 2
+    b = abs(cut.moment) / (cut.plastic_moment * fy)
+    if a <= 0:
+        return 1 / b if b > 0 else math.inf
+    return (-b + math.sqrt(b * b + 4 * a)) / (2 * a)
+
+
+def _unit_buckling(
+    setup: StructuralSetup, part: Part, material: Material, mesh: _Mesh, unit: _State, reach: float
+) -> Mode:
+    """The buckling mode of the mechanical load and its critical load in newtons, searched up to ``reach`` N (the
+    smallest of the in-plane finite-element modes and the members' closed forms; a fully reversed load checked
+    both ways; a sudden one at twice its static effect)."""
+    amplify = IMPACT_AMPLIFICATION if setup.loading == "impact" else 1.0
+    signs = (1.0, -1.0) if setup.loading == "cyclic" else (1.0,)
+    modes = [
+        Mode(IN_PLANE, mesh.model.buckling_factor(sign * amplify * unit.points, mesh.fixed, reach)) for sign in signs
+    ]
+    modes += _member_modes(setup, part, material, 1.0, 0.0)
+    return min(modes, key=lambda m: m.factor)
+
+
+def _fatigue_strength(setup: StructuralSetup, material: Material) -> float | None:
+    if setup.loading != "cyclic" or material.fatigue_strength is None:
+        return None
+    return material.fatigue_strength_at(float(setup.cycles or material.fatigue_cycles or 1e6))
 
 
 def _loads(setup: StructuralSetup, part: Part, material: Material, mesh: _Mesh, free_body: bool) -> _Loads:
-    """The mechanical load is set so that, alone and static, it gives the drawn factor of safety (halved for a
-    sudden load); a sliding block is pushed at a drawn acceleration; a bar between walls carries no load and its
-    temperature is scaled to that factor instead; a hot spot is scaled to reach its drawn share of the peak failure
-    index. No temperature passes the material's limit (:attr:`Material.max_rise`)."""
+    """Loads sized so that the governing factor of safety (the smallest of strength, fatigue and buckling) is the
+    drawn one; a sliding block is pushed at a drawn acceleration; a bar between walls carries no load and its
+    temperature is sized instead; a hot spot is scaled to its drawn share of the peak failure index.
+
+    An overload (a factor below 1) is kept where a part an engineer analyses could see it: cycles stay elastic
+    (:data:`CYCLIC_ELASTIC`), a ductile part stays below the plastic collapse of its most stressed section
+    (:data:`COLLAPSE_SHARE`), a held temperature below the material's data (:attr:`Material.max_temperature`): at
+    the limit when it is still clearly an overload there (:data:`OVERLOAD_KEPT`), otherwise sized in the design band
+    (:data:`DESIGN_FALLBACK`). Properties are those at the part's
+    peak temperature."""
     rng = random.Random(setup.part_seed + ":load")
     heat = _heat(part, setup.thermal, material, rng)
     model, zero = mesh.model, _zero(mesh.model)
@@ -249,28 +317,89 @@ def _loads(setup: StructuralSetup, part: Part, material: Material, mesh: _Mesh, 
     thermal = zero
     if heat.rise and not free_body:
         thermal = _solved(model, model.thermal_load(heat), mesh.fixed, heat)
-
-    def peak(state: _State) -> float:
-        return float(failure_index(material, state.vertex).max())
-
-    def heated_to(k: float) -> None:
-        nonlocal heat, thermal
-        k = min(k, material.max_rise / heat.rise)
-        heat, thermal = replace(heat, rise=heat.rise * k), thermal * k
-
-    if setup.restrained:
-        heated_to(1.0 / (setup.target_fos * peak(thermal)))
-        return _Loads(0.0, heat, unit, thermal)
     if free_body:
         mass = material.density * part.thickness * model.area()
         load = mass * rng.uniform(*SLIDER_ACCELERATION) * GRAVITY
-        return _Loads(load, heat, unit, thermal)
-    load = 1.0 / (setup.target_fos * peak(unit))
-    if setup.loading == "impact":
-        load /= IMPACT_AMPLIFICATION
-    if setup.thermal == "hot_spot" and setup.thermal_share is not None and peak(thermal) > 0:
-        heated_to(setup.thermal_share * peak(load * unit) / peak(thermal))
-    return _Loads(load, heat, unit, thermal)
+        return _Loads(load, heat, unit, thermal, material.at_temperature(AMBIENT + heat.rise))
+    if setup.restrained:
+        return _restrained(setup, part, material, mesh, heat, unit, thermal)
+    amplify = IMPACT_AMPLIFICATION if setup.loading == "impact" else 1.0
+    hot = material.at_temperature(AMBIENT + heat.rise)
+    mode = _unit_buckling(setup, part, material, mesh, unit, BUCKLING_REACH / (amplify * _peak(hot, unit)))
+    capacity = mode.factor  # N
+    target, fallback = setup.target_fos, False
+    load = 0.0
+    for _ in range(3):  # a hot spot scaled to its share changes the temperature the strengths are read at
+        per_newton = amplify * _peak(hot, unit)
+        strength = _fatigue_strength(setup, hot)
+        fatigue = float(plotted_field(hot, unit.vertex).max()) / strength if strength else 0.0
+        governing = min(1 / per_newton, capacity, 1 / fatigue if fatigue else math.inf)
+        load = governing / target
+        if target < 1 and not fallback:
+            limit = math.inf
+            if setup.loading == "cyclic":
+                limit = CYCLIC_ELASTIC / per_newton
+            elif hot.ductile and governing == 1 / per_newton:
+                at = _peak_at(model, hot, unit)
+                cut = section(model, part, unit.vertex, at, vertical=_vertical(unit, model, at))
+                limit = COLLAPSE_SHARE * collapse_factor(hot, cut) / amplify
+            if load > limit and governing / limit <= OVERLOAD_KEPT:
+                load = limit
+            elif load > limit:
+                target, fallback = DESIGN_FALLBACK / setup.target_fos, True
+                load = governing / target
+        if setup.thermal == "hot_spot" and setup.thermal_share is not None and _peak(hot, thermal) > 0:
+            k = setup.thermal_share * _peak(hot, load * unit) / _peak(hot, thermal)
+            k = min(k, material.max_rise / heat.rise)
+            heat, thermal = replace(heat, rise=heat.rise * k), thermal * k
+            hot = material.at_temperature(AMBIENT + heat.rise)
+        else:
+            break
+    return _Loads(load, heat, unit, thermal, hot, fallback, Mode(mode.name, mode.factor / load))
+
+
+def _restrained(
+    setup: StructuralSetup, part: Part, material: Material, mesh: _Mesh, heat: Heat, unit: _State, thermal: _State
+) -> _Loads:
+    """A bar held between walls and heated: the rise whose governing factor of safety (yield, or buckling under the
+    held expansion) is the drawn one, with the stiffness and strength at that temperature (thermal stress ∝ E; the
+    buckling factor of a held expansion is independent of E). Yielding relieves a held expansion, so an overload
+    yields rather than breaks; a rise past the material's data is sized in the design band instead."""
+    per_kelvin = thermal * (1.0 / heat.rise)  # at the room-temperature stiffness
+    cut = section(mesh.model, part, per_kelvin.vertex, (part.width / 2, 0.0), vertical=True)
+    reach = BUCKLING_REACH / _peak(material, per_kelvin)
+    in_plane = mesh.model.buckling_factor(per_kelvin.points, mesh.fixed, reach)  # λ at a 1 K rise
+    member = min(
+        [m.factor for m in _member_modes(setup, part, material, 0.0, max(0.0, -cut.force))] + [math.inf]
+    )  # fmt: skip
+
+    def fos(rise: float) -> float:
+        hot = material.at_temperature(AMBIENT + rise)
+        index = rise * (hot.young / material.young) * _peak(hot, per_kelvin)
+        return min(1 / index, in_plane / rise, member / rise)
+
+    target, fallback = setup.target_fos, False
+    if fos(material.max_rise) > target:  # the data stop before the drawn factor is reached
+        target, fallback = DESIGN_FALLBACK / setup.target_fos, True
+    low, high = 1e-6, material.max_rise
+    for _ in range(60):  # the factor of safety falls as the rise grows
+        middle = (low + high) / 2
+        low, high = (middle, high) if fos(middle) > target else (low, middle)
+    rise = (low + high) / 2
+    return _Loads(
+        0.0, replace(heat, rise=rise), unit, per_kelvin * rise, material.at_temperature(AMBIENT + rise), fallback
+    )
+
+
+def _peak_at(model: Model, material: Material, state: _State) -> tuple[float, float]:
+    vertex = int(np.argmax(failure_index(material, state.vertex)))
+    return float(model.mesh.p[0, vertex]), float(model.mesh.p[1, vertex])
+
+
+def _vertical(state: _State, model: Model, at: tuple[float, float]) -> bool:
+    """Whether the most stressed point's normal stress runs along x (cut it vertically) rather than y."""
+    vertex = int(np.argmin(np.hypot(model.mesh.p[0] - at[0], model.mesh.p[1] - at[1])))
+    return abs(state.vertex[0, vertex]) >= abs(state.vertex[1, vertex])
 
 
 @dataclass
@@ -348,16 +477,18 @@ def _member_modes(setup: StructuralSetup, part: Part, material: Material, load: 
     return []  # a block sliding on a floor: nothing holds it to push against
 
 
-def _buckling(setup: StructuralSetup, part: Part, material: Material, mesh: _Mesh, loads: _Loads, bound: float) -> Mode:
-    """The smallest buckling load factor of the static load case (in-plane finite elements, out-of-plane closed
-    forms); a fully reversed load is checked both ways."""
+def _buckling(setup: StructuralSetup, part: Part, material: Material, mesh: _Mesh, loads: _Loads, reach: float) -> Mode:
+    """The smallest buckling load factor of the loads as sized, up to ``reach`` (in-plane finite elements,
+    out-of-plane closed forms); a fully reversed load is checked both ways. A mechanical load alone scales the mode
+    found when it was sized."""
+    if loads.buckling is not None and not loads.heat.rise:
+        return loads.buckling
     amplify = IMPACT_AMPLIFICATION if setup.loading == "impact" else 1.0
     signs = (1.0, -1.0) if setup.loading == "cyclic" else (1.0,)
     modes = []
     for sign in signs:
         prestress = (sign * amplify * loads.load * loads.unit + loads.thermal).points
-        factor = mesh.model.buckling_factor(prestress, mesh.fixed, BUCKLING_SEARCH * bound)
-        modes.append(Mode("in-plane buckling (finite elements)", factor))
+        modes.append(Mode(IN_PLANE, mesh.model.buckling_factor(prestress, mesh.fixed, reach)))
     thermal_axial = 0.0
     if setup.restrained:
         cut = section(mesh.model, part, loads.thermal.vertex, (part.width / 2, 0.0), vertical=True)
@@ -380,25 +511,75 @@ def _resultants(model: Model, u: np.ndarray, force: np.ndarray, applied: np.ndar
     return sums
 
 
-def limit_note(material: Material, index: float, share: float, cut: Section) -> str:
-    """One line on where the linear-elastic result stops describing the real part (``share``: of the area past
-    the limit), or that it does not."""
-    if index <= 1:
-        return "none: the stresses stay within the material's elastic limit"
-    where = f"over {100 * share:.3g} % of the area" if share > 0 else "at the peak"
-    if not material.ductile:
-        return f"the principal stresses pass the material's strength {where}: a real part would crack there"
-    assert material.yield_strength is not None
-    yielded = cut.plastic_force * material.yield_strength, cut.plastic_moment * material.yield_strength
-    interaction = (cut.force / yielded[0]) ** 2 + abs(cut.moment) / yielded[1]
-    if abs(cut.force) / cut.area > material.tensile_strength:
-        return "the mean stress on the most stressed section passes the ultimate strength: a real part would break"
-    if interaction >= 1:
-        return (
-            f"the force and moment on the most stressed section pass its fully plastic capacity (interaction "
-            f"{interaction:.3g} ≥ 1): a real part would collapse"
+@dataclass(frozen=True)
+class Outcome:
+    """What the part does under the load as sized: the governing criterion, its factor of safety, what happens
+    past a limit (one line, :attr:`text`) and the load factor the fields are shown at (1, or the load at which a
+    brittle part cracks or a member buckles: beyond it the linear fields do not describe the part)."""
+
+    governing: str  # "strength", "fatigue" or "buckling"
+    factor_of_safety: float
+    state: str  # "holds", "yields", "fractures", "buckles", "fatigue"
+    text: str
+    shown_at: float = 1.0
+
+
+def outcome(
+    material: Material,
+    index: float,
+    fatigue: float | None,
+    buckling: Mode,
+    share: float,
+    collapse: float,
+    thermal_only: bool,
+) -> Outcome:
+    """The part's state at the applied load, from the linear failure index, the fatigue index (cyclic loads), the
+    buckling mode, the share of the area past the limit and the section's collapse factor (ductile parts)."""
+    criteria = {"strength": 1 / max(index, 1e-300), "buckling": buckling.factor}
+    if fatigue is not None:
+        criteria["fatigue"] = 1 / max(fatigue, 1e-300)
+    governing = min(criteria, key=lambda k: criteria[k])
+    fos = criteria[governing]
+    if governing == "buckling" and fos < 1:
+        return Outcome(
+            governing,
+            fos,
+            "buckles",
+            f"buckles: the critical load is {fos:.3g} × the applied load ({buckling.name}); the fields are shown at "
+            "the critical load",
+            fos,
         )
-    return f"the von Mises stress passes the yield strength {where}: a real part yields there and sheds the stress"
+    if index > 1 and not material.ductile:
+        return Outcome(
+            governing,
+            fos,
+            "fractures",
+            f"cracks: the principal stresses reach the material's strength at {1 / index:.3g} × the applied load, "
+            "and a brittle part fractures there; the fields are shown at that load",
+            1 / index,
+        )
+    if index > 1:
+        assert material.yield_strength is not None
+        if thermal_only:  # strain-controlled: the held expansion sets the strain
+            strain = index * material.yield_strength / material.young
+            how, rule = "the held expansion is relieved by yielding (a thermal stress limits itself)", "imposed"
+        else:  # Neuber, no hardening past yield
+            strain = index**2 * material.yield_strength / material.young
+            how = f"the most stressed section carries it at {1 / collapse:.3g} of the load that yields it through"
+            rule = "Neuber's rule"
+        return Outcome(
+            governing,
+            fos,
+            "yields",
+            f"yields over {100 * share:.3g} % of the area (the load is {index:.3g} × the first-yield load); {how}. "
+            f"Local strain at the peak about {100 * strain:.2g} % ({rule}, against {material.elongation:g} % at "
+            "break); stresses past yield are shown at the yield strength",
+        )
+    if fatigue is not None and fatigue > 1:
+        return Outcome(
+            governing, fos, "fatigue", "holds under one load, but the cycles exceed the fatigue strength: see fatigue"
+        )
+    return Outcome(governing, fos, "holds", "none: the stresses stay within the material's elastic limit")
 
 
 def _convergence(
@@ -423,65 +604,75 @@ def _area_share(mask: np.ndarray, weights: np.ndarray) -> float:
     return float(weights[mask].sum() / weights.sum())
 
 
-def run_structural(setup: StructuralSetup, bound: Callable[[float], float] | None = None) -> StructuralRun:
-    """Solve ``setup`` and read its facts. ``bound(fos)``: the largest buckling factor a rule compares with
-    (default: 3 or the factor of safety), below which the in-plane factor is reported exactly."""
-    material = MATERIALS[setup.material]
+def run_structural(setup: StructuralSetup) -> StructuralRun:
+    """Solve ``setup`` (its loads sized by :func:`_loads`) and read its facts."""
+    room = MATERIALS[setup.material]
     part = make_part(setup.kind, random.Random(setup.part_seed), setup.cells_across)
 
     def holds(p: Part) -> tuple[Hold, ...]:
         return walls_on_both_ends(p) if setup.restrained else p.holds
 
-    mesh = _mesh(part, material, holds(part))
-    model = mesh.model
-    free_modes = model.rigid_modes_left(mesh.fixed)
+    mesh = _mesh(part, room, holds(part))
+    free_modes = mesh.model.rigid_modes_left(mesh.fixed)
     free_body = free_modes.shape[1] > 0
-    loads = _loads(setup, part, material, mesh, free_body)
+    loads = _loads(setup, part, room, mesh, free_body)
+    material = loads.material
+    if material.young != room.young:  # hot steel: solved again with its stiffness at temperature
+        mesh = _mesh(part, material, holds(part))
+        unit = _solved(mesh.model, mesh.unit_load, mesh.fixed)
+        thermal = _solved(mesh.model, mesh.model.thermal_load(loads.heat), mesh.fixed, loads.heat)
+        loads = replace(loads, unit=unit, thermal=thermal)
+    model = mesh.model
     response = _response(setup, mesh, loads)
     indices = [float(failure_index(material, state.vertex).max()) for state in response.states]
     shown = int(np.argmax(indices))
-    frame_steps = sorted(set(response.frames) | {shown})
-    frames = [
-        Frame(response.labels[k], model.vertex_displacement(response.states[k].u), response.states[k].vertex)
-        for k in frame_steps
-    ]
     state = response.states[shown]
     weights = model.weights()
-    vm_vertex, vm_points = von_mises(state.vertex), von_mises(state.points)
-    s1, s2 = principal(state.vertex)
     index = failure_index(material, state.vertex)
     index_points = failure_index(material, state.points)
-    peak_vertex = int(np.argmax(index))
-    at = (float(model.mesh.p[0, peak_vertex]), float(model.mesh.p[1, peak_vertex]))
-    sx, sy = state.vertex[0, peak_vertex], state.vertex[1, peak_vertex]
-    cut = section(model, part, state.vertex, at, vertical=abs(sx) >= abs(sy))
+    peak_index = float(index.max())
+    at = _peak_at(model, material, state)
+    cut = section(model, part, state.vertex, at, vertical=_vertical(state, model, at))
     heat = loads.heat if loads.heat.rise else None
+    static = loads.load * loads.unit + loads.thermal
+    reach = BUCKLING_REACH / max(peak_index, 1e-12)
+    mode = Mode("none (free to slide)", math.inf) if free_body else _buckling(setup, part, material, mesh, loads, reach)
+    strength = _fatigue_strength(setup, material)
+    amplitude = float(plotted_field(material, (loads.load * loads.unit).vertex).max()) if strength else 0.0
+    mean = float(plotted_field(material, loads.thermal.vertex).max()) if strength and heat else 0.0
+    fatigue = amplitude / strength + max(mean, 0.0) / material.tensile_strength if strength else None
+    plastic_share = _area_share(von_mises(state.points) > (material.yield_strength or math.inf), weights)
+    failed_share = _area_share(index_points > 1, weights)
+    collapse = collapse_factor(material, cut) if material.ductile else math.inf
+    result = outcome(material, peak_index, fatigue, mode, failed_share, collapse, loads.load == 0)
+    # What the part's state is: the linear field, capped at yield where a ductile part yields, or the field at the
+    # load a brittle part cracks or a member buckles at.
+    shown_states = [_as_shown(material, result.shown_at * st) for st in response.states]
+    frame_steps = sorted(set(response.frames) | {shown})
+    frames = [
+        Frame(response.labels[k], model.vertex_displacement(shown_states[k].u), shown_states[k].vertex)
+        for k in frame_steps
+    ]
+    displayed = shown_states[shown]
+    shown_cut = section(model, part, displayed.vertex, at, vertical=_vertical(state, model, at))
+    vm_vertex, vm_points = von_mises(displayed.vertex), von_mises(displayed.points)
+    s1, s2 = principal(displayed.vertex)
     applied = response.history[shown] * loads.load * mesh.unit_load
     thermal_force = model.thermal_load(loads.heat) if heat and not free_body else np.zeros(model.ndof)
     heated_now = response.history[shown] if setup.loading == "static" or loads.load == 0 else 1.0
     sums = _resultants(model, state.u, applied + heated_now * thermal_force, applied, mesh.fixed)
-    peak_index = float(index.max())
-    static = loads.load * loads.unit + loads.thermal
     restrained_scale = material.young * material.expansion * loads.heat.rise  # the stress of a fully held rise
     thermal_peak = float(plotted_field(material, loads.thermal.vertex).max()) if heat else 0.0
     if thermal_peak < NUMERICAL_ZERO * max(restrained_scale, 1e-30):
         thermal_peak = 0.0
     static_peak = float(plotted_field(material, static.vertex).max())
-    buckling_bound = (bound or (lambda f: max(3.0, f)))(1.0 / max(peak_index, 1e-12))
-    mode = (
-        Mode("none (free to slide)", math.inf)
-        if free_body
-        else _buckling(setup, part, material, mesh, loads, buckling_bound)
-    )
     energies, peaks = (None, None) if free_body else _convergence(setup, material, holds, loads, mesh)
     # Free to move and pushed along a free motion: the load has work to do on a rigid-body mode.
     rigid = free_body and float(np.abs(free_modes.T @ mesh.unit_load).max()) > 1e-9
-    displacement = np.hypot(*model.vertex_displacement(state.u))
+    displacement = np.hypot(*model.vertex_displacement(displayed.u))
     accelerations = None
     if response.accelerations is not None:
         accelerations = float(np.hypot(*model.vertex_displacement(response.accelerations[shown])).max())
-    plastic_share = _area_share(vm_points > (material.yield_strength or math.inf), weights)
-    failed_share = _area_share(index_points > 1, weights)
     run = StructuralRun(
         setup=setup,
         part=part,
@@ -497,49 +688,73 @@ def run_structural(setup: StructuralSetup, bound: Callable[[float], float] | Non
         field_name="von Mises" if material.ductile else "maximum principal",
         field_limit=float(material.yield_strength or material.tensile_strength),
     )
-    mean = float((vm_points * weights).sum() / weights.sum())
-    spread = math.sqrt(float(((vm_points - mean) ** 2 * weights).sum() / weights.sum()))
+    # Spread and mean of the linear field: how evenly the load is carried, whatever yields.
+    linear_points = von_mises(state.points)
+    average = float((linear_points * weights).sum() / weights.sum())
+    spread = math.sqrt(float(((linear_points - average) ** 2 * weights).sum() / weights.sum()))
     facts = {
         "ductile": material.ductile,
         "loading": setup.loading,
         "shown": response.labels[shown],
         "von_mises_peak": float(vm_vertex.max()),
         "von_mises_min": float(vm_vertex.min()),
-        "von_mises_mean": mean,
+        "von_mises_mean": float((vm_points * weights).sum() / weights.sum()),
         "sigma1_peak": float(s1.max()),
         "sigma2_peak": float(s2.min()),
-        "plotted_peak": float(plotted_field(material, state.vertex).max()),
+        "plotted_peak": float(plotted_field(material, displayed.vertex).max()),
         "plotted_scale": max(float(plotted_field(material, f.stress).max()) for f in frames) or 1.0,
+        "linear_peak": float(plotted_field(material, state.vertex).max()),
         "failure_index": peak_index,
         "failure_index_fine": peak_index * peaks[1] / peaks[0] if peaks and peaks[0] > 0 else None,
         "peak_change": ratio(peaks[0] - peaks[1], peaks[1]) if peaks else None,
-        "factor_of_safety": 1.0 / max(peak_index, 1e-12),
+        "factor_of_safety": result.factor_of_safety,
+        "strength_factor": 1.0 / max(peak_index, 1e-12),
+        "governing": result.governing,
+        "state": result.state,
+        "shown_at": result.shown_at,
         "plastic_fraction": plastic_share,
         "failed_fraction": failed_share,
-        "limit_note": limit_note(material, peak_index, failed_share, cut),
+        "collapse_factor": collapse,
+        "limit_note": result.text,
+        "sized_in_design_band": loads.fallback,
         "thermal": setup.thermal != "none",
         "thermal_peak_stress": max(thermal_peak, 0.0),
         "static_peak_stress": static_peak,
         "static_displacement": None if free_body else float(np.hypot(*model.vertex_displacement(static.u)).max()),
         "index_mesh": list(peaks) if peaks else None,
         "thermal_share": ratio(max(thermal_peak, 0.0), abs(static_peak)),
-        "axial_stress": cut.axial,
-        "bending_stress": cut.bending,
-        "bending_ratio": ratio(cut.bending, cut.axial),
+        "axial_stress": shown_cut.axial,
+        "bending_stress": shown_cut.bending,
+        "bending_ratio": ratio(shown_cut.bending, shown_cut.axial),
         "symmetric_loading": mirror_symmetric(part, holds(part), part.push if loads.load else None, loads.heat),
         "symmetric_loads_only": mirror_symmetric(
             part, holds(part), part.push if loads.load else None, loads.heat, supports=False
         ),
-        "stress_spread": ratio(spread, mean),
+        "stress_spread": ratio(spread, average),
         "buckling_factor": mode.factor,
         "buckling_mode": mode.name,
-        "buckling_bound": buckling_bound,
+        "buckling_bound": max(3.0, 1.0 / max(peak_index, 1e-12)),
+        "buckling_reach": reach,
         **sums,
         "yield_strength": material.yield_strength,
         "tensile_strength": material.tensile_strength,
         "compressive_strength": material.compressive_strength,
+        "young": material.young,
+        "material_temperature": material.temperature,
         "endurance_limit": material.endurance_limit,
-        "stress_amplitude": float(vm_vertex.max() if material.ductile else max(s1.max(), 0.0)),
+        "cycles": setup.cycles if setup.loading == "cyclic" else None,
+        "fatigue_strength": strength,
+        "stress_amplitude": amplitude if strength else None,
+        "mean_stress": mean if strength else None,
+        "fatigue_index": fatigue,
+        "fatigue_index_unlimited": (
+            amplitude / float(material.fatigue_strength) + max(mean, 0.0) / material.tensile_strength
+            if strength and material.endurance_limit
+            else None
+        ),
+        "fatigue_life": material.cycles_to_failure(amplitude / (1 - max(mean, 0.0) / material.tensile_strength))
+        if strength
+        else None,
         "energy_mesh": list(energies) if energies else None,
         "energy_change": ratio(energies[0] - energies[1], energies[1]) if energies else None,
         "energy_shown": model.energy(state.u) if setup.loading == "impact" and not loads.heat.rise else None,
@@ -557,3 +772,16 @@ def run_structural(setup: StructuralSetup, bound: Callable[[float], float] | Non
     }
     run.facts = rounded(facts)  # type: ignore[assignment]
     return run
+
+
+def _as_shown(material: Material, state: _State) -> _State:
+    """A ductile state with the stresses past yield brought back to the yield surface (radial return: what an
+    elastic, then perfectly yielding material carries there); other states as they are."""
+    if not material.ductile or material.yield_strength is None:
+        return state
+    fy = material.yield_strength
+
+    def capped(stress: np.ndarray) -> np.ndarray:
+        return stress * np.minimum(1.0, fy / np.maximum(von_mises(stress), 1e-300))
+
+    return _State(state.u, capped(state.vertex), capped(state.points))
