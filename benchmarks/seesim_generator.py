@@ -1,11 +1,13 @@
 """Simulations per second of ``mechbench generate seesim``, per generator family, and the flow kernel against a peer.
 
-    python benchmarks/seesim_generator.py [--n 8]
+    python benchmarks/seesim_generator.py [--n 8] [--baseline REV]
 
 In one run on this machine:
 - per family (structural finite elements, lattice-Boltzmann flow): the physics alone, and with the media and
   report written (what the generator does per simulation), one process;
 - the whole generator (``write_seesim``) with 1 and 2 worker processes, and with 2 beside a CPU-bound process;
+  with ``--baseline REV``, the generator of that git revision beside it in the same run (ratio: this one's rate
+  over the previous one's, so 0.5 is twice the time);
 - the D2Q9 kernel (TRT, interpolated bounce-back) against the peer: the usual numpy-vectorised D2Q9 BGK
   (roll-based streaming, bounce-back on a mask) on the same lattice, in million lattice updates per second (MLUPS).
 Prints a table and writes JSON next to it.
@@ -52,22 +54,57 @@ def _family_rates(n: int) -> list[dict]:
     return rows
 
 
-def _generator_rates(n: int) -> list[dict]:
-    from mechbench.benchmarks.seesim.generated_set import write_seesim
+TIMED = """
+import sys, tempfile, time
+from pathlib import Path
+from mechbench.benchmarks.seesim.generated_set import write_seesim
+n, workers = int(sys.argv[1]), int(sys.argv[2])
+with tempfile.TemporaryDirectory() as out:
+    write_seesim(Path(out) / "warm", 1, 4, questions="mechbench", workers=1)  # compiled kernels cached first
+    start = time.perf_counter()
+    write_seesim(Path(out) / "timed", n, 5, questions="mechbench", workers=workers)
+    print(2 * n / (time.perf_counter() - start))
+"""
 
+
+def _rate(source: Path, n: int, workers: int, hog: bool) -> float:
+    """Simulations per second of ``write_seesim`` from the package in ``source`` (a fresh process, kernels warm)."""
+    beside = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if hog else None
+    try:
+        env = {**os.environ, "PYTHONPATH": str(source)}
+        out = subprocess.run(
+            [sys.executable, "-c", TIMED, str(n), str(workers)], env=env, capture_output=True, text=True, check=True
+        )
+    finally:
+        if beside:
+            beside.kill()
+    return float(out.stdout.split()[-1])
+
+
+def _generator_rates(n: int, baseline: str | None) -> list[dict]:
+    """The whole generator, and the previous generator (``baseline``, a git revision) beside it in the same run."""
     rows = []
-    cases = (("1 worker", 1, False), ("2 workers", 2, False), ("2 workers, CPU hog beside", 2, True))
-    for label, workers, hog in cases:
-        beside = subprocess.Popen([sys.executable, "-c", "while True: pass"]) if hog else None
+    with tempfile.TemporaryDirectory() as tree:
+        previous = None
+        if baseline:
+            subprocess.run(["git", "-C", str(REPO), "worktree", "add", "--detach", tree, baseline], check=True)
+            previous = Path(tree) / "src"
         try:
-            with tempfile.TemporaryDirectory() as out:
-                start = time.perf_counter()
-                write_seesim(Path(out), n, 5, questions="mechbench", workers=workers)
-                rate = 2 * n / (time.perf_counter() - start)
+            for label, workers, hog in (
+                ("1 worker", 1, False),
+                ("2 workers", 2, False),
+                ("2 workers, CPU hog", 2, True),
+            ):
+                rate = _rate(REPO / "src", n, workers, hog)
+                row = {"case": f"write_seesim, {n}+{n} simulations, {label}", "sims_per_s": rate}
+                if previous is not None and workers == 2:
+                    before = _rate(previous, n, workers, hog)
+                    rows.append({"case": f"  previous generator ({baseline}), {label}", "sims_per_s": before})
+                    row["vs_peer"] = rate / before
+                rows.append(row)
         finally:
-            if beside:
-                beside.kill()
-        rows.append({"case": f"write_seesim, {n}+{n} simulations, {label}", "sims_per_s": rate})
+            if baseline:
+                subprocess.run(["git", "-C", str(REPO), "worktree", "remove", "--force", tree], check=False)
     return rows
 
 
@@ -94,7 +131,7 @@ def _kernel_vs_peer(steps: int) -> list[dict]:
     from mechbench.simulation import lbm
     from mechbench.simulation.flow import FlowSetup, _geometry
 
-    solid, _, _, _, q = _geometry(FlowSetup("cylinder", 100, 0.0, 0, "water", 0.02, False))
+    solid, _, _, _, _, q = _geometry(FlowSetup("cylinder", 100, 0.0, 0, "water", 0.02, False))
     ny, nx = solid.shape
     inlet = np.where(solid[:, 0], 0.0, 0.08)
     rho, ux, uy = np.ones((ny, nx)), np.zeros((ny, nx)), np.zeros((ny, nx))
@@ -121,12 +158,13 @@ def _kernel_vs_peer(steps: int) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=8, help="simulations per domain and case")
+    parser.add_argument("--baseline", help="a git revision whose generator is timed beside this one's")
     args = parser.parse_args()
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(1):
         rows = _family_rates(args.n) + _kernel_vs_peer(2000)
-    rows += _generator_rates(args.n)
+    rows += _generator_rates(args.n, args.baseline)
     lines = [f"machine: {os.cpu_count()} cores", "", f"{'case':<62}{'value':>12}{'vs peer':>10}"]
     for row in rows:
         value = row.get("sims_per_s", row.get("mlups"))

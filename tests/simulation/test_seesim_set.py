@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +27,6 @@ pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: lef
 OPPOSITE_PAIRS = {
     ("b12d8f45e3a670c92178", "n46e2f9ba03e6545205b"),  # elastic / plastic
     ("a7e94b2c6f1d83052c9e", "r80c6d90f47c0329649f"),  # beyond the limits / factor of safety above 1
-    ("bb0a6b65d47a0320349d", "ee3d9e73a70d3983672a"),  # laminar / turbulent
     ("ii7b3c37e14b7767016e", "x46c2d01f03c6546905f"),  # buoyancy negligible / natural convection significant
 }
 
@@ -113,7 +113,8 @@ def test_paired_questions_get_consistent_truths(forty: tuple[Path, dict]) -> Non
             for q1, q2 in pairs:
                 if q1 in answers and q2 in answers:
                     relations.setdefault((q1, q2), set()).add(answers[q1] == answers[q2])
-    assert set(relations) == {pair for pairs in PAIRS.values() for pair in pairs}  # all six published pairs asked
+    asked = {pair for pairs in PAIRS.values() for pair in pairs if not set(pair) & set(NOT_ASKED)}
+    assert set(relations) == asked and len(asked) == 5  # every published pair but laminar/turbulent (never asked)
     for pair, seen in relations.items():
         if pair in OPPOSITE_PAIRS:
             assert seen == {False}, f"{pair}: the physics makes these opposite, the truths disagree"
@@ -300,22 +301,23 @@ def test_an_unstable_run_is_drawn_again_and_endless_instability_is_a_clear_error
         simulate(("fluid", 4, 0))
 
 
-def test_every_shortcut_is_at_chance_on_a_fresh_seed_with_200_questions(
+def test_every_shortcut_is_at_chance_on_a_fresh_seed_with_180_questions(
     forty: tuple[Path, dict], tmp_path: Path
 ) -> None:
-    """Seed 1: no shipped set (2026) or prior (7) uses it; at least 200 questions in each set."""
+    """Seed 1: no shipped set (2026) or prior (7) uses it; at least 180 questions in each set (40 simulations: a
+    buckled part is asked nothing of its stresses, no flow whether it is laminar)."""
     from mechbench.benchmarks.openseesime.generated_set import rows, write_openseesime
     from mechbench.conformance.shortcuts import run_shortcuts
 
     out, _ = forty
     panel = run_shortcuts("seesim", {"data": str(out)}, tmp_path / "logs-seesim")
-    assert min(r["samples"] for r in panel) >= 200
+    assert min(r["samples"] for r in panel) >= 180
     within_chance(panel)
     write_openseesime(out, tmp_path / "openseesime")
     for domain in ("structural", "fluid"):
         task_args = {"data": str(tmp_path / "openseesime" / domain), "domain": domain}
         within_chance(run_shortcuts("openseesime", task_args, tmp_path / f"logs-{domain}"))
-    assert sum(len(rows(out, domain)) for domain in ("structural", "fluid")) >= 200
+    assert sum(len(rows(out, domain)) for domain in ("structural", "fluid")) >= 180
 
 
 def _report(folder: Path, key: str) -> tuple[str, str, int]:
@@ -325,14 +327,7 @@ def _report(folder: Path, key: str) -> tuple[str, str, int]:
 
 
 def test_no_report_states_what_no_part_or_flow_can_do(forty: tuple[Path, dict]) -> None:
-    """The defects two engineers found in generated sets (#41), checked on every simulation of a fresh seed."""
-    import math
-    import random
-    import re
-
-    from mechbench.simulation.materials import KELVIN, MATERIALS
-    from mechbench.simulation.parts import make_part
-
+    """The defects engineers found in generated sets (#41, #52), checked on every simulation of a fresh seed."""
     folder, _ = forty
     manifest = json.loads((folder / "generated.json").read_text())
     struck = 0
@@ -343,28 +338,91 @@ def test_no_report_states_what_no_part_or_flow_can_do(forty: tuple[Path, dict]) 
         # units go as low as 1e-10 m/s (a steady probe), never to 1e-12.
         assert not re.search(r"\de-(1[2-9]|[2-9]\d)\b", report), key
         if domain == "fluid":
-            assert not re.search(r"\bLES\b|Smagorinsky|k-epsilon|k-omega", report), key
-            assert "no turbulence model" in report
-            continue
-        facts, setup = entry["facts"], entry["setup"]
-        material = MATERIALS[setup["material"]]
-        assert "6-node triangle" in report and "conforming to the true outline" in report
-        assert facts["temperature_peak"] + KELVIN <= 0.5 * (material.melting_point + KELVIN) + 1e-6, key
-        if facts["loading"] == "impact" and not facts["rigid_body_motion"]:
-            struck += 1  # a linear step response is at most twice the static one
-            assert facts["plotted_peak"] <= 2 * facts["static_peak_stress"], key
-            assert facts["max_displacement"] <= 2 * facts["static_displacement"], key
-        part = make_part(setup["kind"], random.Random(setup["part_seed"]), setup["cells_across"])
-        if facts["rigid_body_motion"]:  # a free–free block's first period is 2L/c
-            wave = 2 * part.width / math.sqrt(material.young / material.density)
-            assert facts["first_period"] == pytest.approx(wave, rel=0.05), key
-            assert facts["load_over_mass"] <= 20 * 9810 * 1.0001, key  # a machine part's, not 44,000 g
-        elif setup["kind"] == "cantilever":  # its first bending mode (shear makes a stubby beam a little slower)
-            inertia, area = part.thickness * part.depth**3 / 12, part.thickness * part.depth
-            beam = (
-                1.875104**2
-                / (2 * math.pi)
-                * math.sqrt(material.young * inertia / (material.density * area * part.width**4))
-            )
-            assert 1 / facts["first_period"] == pytest.approx(beam, rel=0.08), key
+            _check_flow(key, entry, report)
+        else:
+            struck += _check_part(key, entry, report)
     assert struck >= 2
+
+
+def _check_flow(key: str, entry: dict, report: str) -> None:
+    from mechbench.simulation.flow import (
+        CYLINDER_CELLS,
+        MAX_FLOW_THROUGHS,
+        MIN_PERIODS,
+        MIN_TAU,
+        SETTLED_CHANGE,
+        STEADY,
+        WAKE_TRANSITION,
+    )
+
+    facts, setup = entry["facts"], entry["setup"]
+    assert not re.search(r"\bLES\b|Smagorinsky|k-epsilon|k-omega", report), key
+    assert "no turbulence model" in report
+    # Within what a 2-D laminar lattice represents, resolved with τ clear of ½, and said so.
+    assert facts["tau"] >= MIN_TAU - 1e-9 and "relaxation time τ" in report, key
+    if "cylinder" in setup["configuration"]:
+        assert facts["reynolds"] < WAKE_TRANSITION and facts["cells_across"] >= CYLINDER_CELLS, key
+    # Run until settled; an unsteady verdict rests on at least three whole periods of a settled amplitude.
+    assert facts["flow_throughs"] <= MAX_FLOW_THROUGHS, key
+    if facts["probe_variation"] > STEADY:
+        assert facts["periods_averaged"] >= MIN_PERIODS and facts["amplitude_change"] < SETTLED_CHANGE, key
+        assert f"{facts['periods_averaged']} whole shedding periods" in report, key
+    # One reference length, named; the step fed a developed profile.
+    assert report.count("Reference length") == 1, key
+    if setup["configuration"] == "step":
+        assert "developed (parabolic) velocity profile" in report, key
+    assert "inlet and outlet strips excluded" in report, key
+
+
+def _check_part(key: str, entry: dict, report: str) -> int:
+    """The structural rules; 1 when the part was struck (a sudden load that did not slide it)."""
+    import math
+    import random
+
+    from mechbench.simulation.materials import KELVIN, MATERIALS, ROOM_LIMIT
+    from mechbench.simulation.parts import make_part
+
+    facts, setup = entry["facts"], entry["setup"]
+    room = MATERIALS[setup["material"]]
+    material = room.at_temperature(facts["temperature_peak"])  # raises past the material's data
+    assert "6-node triangle" in report and "conforming to the true outline" in report
+    assert facts["temperature_peak"] + KELVIN <= 0.5 * (room.melting_point + KELVIN) + 1e-6, key
+    if facts["temperature_peak"] > ROOM_LIMIT:
+        assert facts["young"] == pytest.approx(material.young, rel=1e-3) and "EN 1993-1-2" in report, key
+    # No elastic result past a limit reported as the part's state.
+    limit = material.yield_strength if material.ductile else material.tensile_strength
+    assert max(facts["von_mises_peak"] if material.ductile else facts["sigma1_peak"], 0) <= limit * (1 + 1e-3), key
+    assert facts["von_mises_peak"] <= material.tensile_strength * (1 + 1e-3), key
+    answers = entry["answers"]
+    if facts["loading"] == "cyclic":  # fatigue assessed, with its data and its source
+        assert facts["fatigue_index"] is not None and "Fatigue index (Goodman" in report, key
+        assert "source:" in report and re.search(rf"\n  Load cycles in service +{facts['cycles']:.3g}\n", report), key
+        assert facts["failure_index"] <= 0.9 * (1 + 1e-3), key  # elastic cycles: high-cycle fatigue
+    if facts["state"] == "buckles":  # buckled is buckled: no strength verdict on a buckled member
+        assert facts["buckling_factor"] < 1 and "buckles" in facts["limit_note"], key
+        assert answers.get("r80c6d90f47c0329649f", False) is False, key
+        for qid in ("a7e94b2c6f1d83052c9e", "b12d8f45e3a670c92178", "n46e2f9ba03e6545205b"):
+            assert qid not in answers and qid in entry["not_asked"], key
+    if setup["restrained"] and material.ductile:
+        assert facts["state"] in ("holds", "yields", "buckles") and "would break" not in report, key
+    if facts["state"] == "yields" and not setup["restrained"]:
+        assert facts["collapse_factor"] > 1, key  # yields locally, carries the load
+    struck = 0
+    if facts["loading"] == "impact" and not facts["rigid_body_motion"]:
+        struck = 1  # a linear step response is at most twice the static one
+        assert facts["linear_peak"] <= 2 * facts["static_peak_stress"] * (1 + 1e-3), key
+        assert facts["max_displacement"] <= 2 * facts["static_displacement"] * (1 + 1e-3), key
+    part = make_part(setup["kind"], random.Random(setup["part_seed"]), setup["cells_across"])
+    if facts["rigid_body_motion"]:  # a free–free block's first period is 2L/c
+        wave = 2 * part.width / math.sqrt(material.young / material.density)
+        assert facts["first_period"] == pytest.approx(wave, rel=0.05), key
+        assert facts["load_over_mass"] <= 20 * 9810 * 1.0001, key  # a machine part's, not 44,000 g
+    elif setup["kind"] == "cantilever":  # its first bending mode (shear makes a stubby beam a little slower)
+        inertia, area = part.thickness * part.depth**3 / 12, part.thickness * part.depth
+        beam = (
+            1.875104**2
+            / (2 * math.pi)
+            * math.sqrt(material.young * inertia / (material.density * area * part.width**4))
+        )
+        assert 1 / facts["first_period"] == pytest.approx(beam, rel=0.08), key
+    return struck

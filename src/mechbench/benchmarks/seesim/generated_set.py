@@ -31,7 +31,7 @@ from mechbench.simulation.media import flow_image, flow_video, structural_image,
 from mechbench.simulation.reports import flow_report, structural_report
 from mechbench.simulation.units import flow_units
 
-GENERATOR_VERSION = "4"
+GENERATOR_VERSION = "5"
 """Bumped whenever the same seed would give different simulations or answers."""
 MAX_DRAWS = 5
 DESCRIPTIONS = {
@@ -213,7 +213,10 @@ def balance_answers(results: list[dict[str, Any]], seed: int) -> None:
             keep = min(len(split[True]), len(split[False]))
             rng = random.Random(f"seesim:{GENERATOR_VERSION}:{seed}:{domain}:{qid}:balance")
             for answer, found in split.items():
-                for result in rng.sample(found, len(found) - keep):
+                # Surplus answers leave the simulations that keep the most questions (ties by the seed), so that no
+                # simulation is left with none.
+                order = sorted(rng.sample(found, len(found)), key=lambda r: -len(r["answers"]))
+                for result in order[: len(found) - keep]:
                     result["balanced_out"][qid] = result["answers"].pop(qid)
                     result["evidence"].pop(qid, None)
                     result["not_asked"][qid] = BALANCED_OUT.format(answer=answer)
