@@ -123,6 +123,17 @@ def link_diagrams(
     return out
 
 
+def section_forces(
+    link_ids: list[str], end_forces: np.ndarray, span: SpanLoads, link_id: str, s: float
+) -> tuple[float, float, float]:
+    """(n, v, m) of link ``link_id`` at ``s`` m from its end A, exactly (the right-hand limit at a concentrated load),
+    in the signs of :class:`LinkDiagram`."""
+    forces, moments, lines = _link_loads(span)
+    k = link_ids.index(link_id)
+    n, v, m = _forces_at(np.array([float(s)]), end_forces[k], forces.get(k), moments.get(k), lines.get(k))
+    return float(n[0]), float(v[0]), float(m[0])
+
+
 def peak_moments(
     link_ids: list[str], lengths: list[float], end_forces: np.ndarray, span: SpanLoads
 ) -> dict[str, float]:

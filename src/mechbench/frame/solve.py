@@ -14,7 +14,7 @@ from typing import Any
 from mechbench.core.errors import ModelFormatError, UnstableStructureError
 from mechbench.frame.analysis import Analysis, analyze_batch, exact_restraints
 from mechbench.frame.compile import Compiled, compile_model
-from mechbench.frame.diagrams import LinkDiagram, link_diagrams, peak_moments
+from mechbench.frame.diagrams import LinkDiagram, link_diagrams, peak_moments, section_forces
 from mechbench.frame.model import FrameModel
 
 
@@ -45,6 +45,13 @@ def diagrams_of(analysis: Analysis) -> list[LinkDiagram]:
     """N/V/M diagrams of every link, sampled as FrameCalc samples them, in FrameCalc's link order."""
     c = analysis.compiled
     return link_diagrams(c.link_ids, c.length, analysis.end_forces, analysis.span)
+
+
+def section_at(analysis: Analysis, link_id: str, s: float) -> tuple[float, float, float]:
+    """(n, v, m) of one link at ``s`` m from its end A, exact (not interpolated between samples); signs as in the
+    diagrams (n compression-positive, m counter-clockwise)."""
+    c = analysis.compiled
+    return section_forces(c.link_ids, analysis.end_forces, analysis.span, link_id, s)
 
 
 def largest_moments(analysis: Analysis) -> dict[str, Any]:

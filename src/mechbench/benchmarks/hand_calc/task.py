@@ -1,0 +1,107 @@
+"""The HandCalc task (``inspect eval mechbench/hand_calc``): items as drawings, as text or both; each quantity
+parsed with its unit and judged within the tolerance. The rest (guard, oracle, provenance, the tool setting's loop)
+is :func:`mechbench.harness.task.benchmark_task`'s."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from inspect_ai import task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.solver import TaskState
+
+from mechbench.harness.task import TaskParts, benchmark_task
+from mechbench.harness.tools import DEFAULT_TOOL_BUDGET
+from mechbench.sources.root import DataRoot, Official, open_data
+
+from .answers import judge
+from .items import Item, Quantity, read_items
+from .prompts import prompt, target
+from .protocol import BENCHMARK, CLUSTER, DRAWINGS, ITEMS_FILE, PRESENTATIONS
+from .tools import tool_solver
+
+Presentation = Literal["drawing", "text", "both"]
+NO_PUBLISHER = Official("files", "mechbench/hand-calc", title="HandCalc (no published set: use data=bundled)")
+
+
+@scorer(metrics=[mean(), stderr(cluster=CLUSTER.key)])
+def hand_calc_scorer() -> Scorer:
+    """An item's score: the share of its quantities within the tolerance (each quantity's verdict and reason kept)."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        quantities = [Quantity.model_validate(q) for q in state.metadata["quantities"]]
+        verdicts = judge(state.output.completion, quantities)
+        right = sum(v.correct for v in verdicts)
+        reasons = {v.key: v.reason for v in verdicts}
+        return Score(
+            value=right / len(verdicts),
+            answer="; ".join(f"{v.key}={v.value:.4g}" if v.value is not None else f"{v.key}=?" for v in verdicts),
+            explanation="; ".join(f"{k}: {r}" for k, r in reasons.items()),
+            metadata={"correct": right, "asked": len(verdicts), "reasons": reasons},
+        )
+
+    return score
+
+
+def _sample(item: Item, presentation: str, root: DataRoot) -> Sample:
+    text = prompt(item, presentation)
+    metadata = {"inputs": item.inputs, "asked": [(q.key, q.unit, q.kind) for q in item.quantities]}
+    if presentation == "drawing":
+        image = root.media(root.file(f"{DRAWINGS}/{item.id}.png"), "image")
+        message = ChatMessageUser(content=[ContentImage(image=str(image)), ContentText(text=text)], metadata=metadata)
+    else:
+        message = ChatMessageUser(content=text, metadata=metadata)
+    return Sample(
+        id=f"{item.id}-{presentation}",
+        input=[message],
+        target=target(item),
+        metadata={
+            CLUSTER.key: item.id,
+            "presentation": presentation,
+            "family": item.family,
+            "level": item.level,
+            "quantities": [q.model_dump() for q in item.quantities],
+        },
+    )
+
+
+@task
+@benchmark_task(BENCHMARK)
+def hand_calc(
+    data: str = "bundled",
+    presentation: Presentation = "both",
+    family: str | None = None,
+    max_tokens: int = 8192,
+    oracle: bool = False,
+    tools: bool = False,
+    tool_budget: int = DEFAULT_TOOL_BUDGET,
+) -> TaskParts:
+    """HandCalc: engineering hand calculations (reactions, member forces, moments, deflections, axial bars, buckling,
+    plane stress) with truths from mechbench's physics, each item as a drawing and as text.
+
+    Args:
+        data: ``bundled`` (the generated set in this folder) or a folder written by ``mechbench generate hand_calc``.
+        presentation: ``drawing``, ``text`` or ``both`` (every item asked both ways; the report pairs them).
+        family: keep only this family (``reactions``, ``truss``, ``moment``, ``deflection``, ``axial``,
+            ``buckling``, ``stress``).
+        max_tokens: generation limit.
+        oracle: answer every item with its truth, call no model (the top of the scale).
+        tools: the tool setting: the model may call ``solve_frame`` (mechbench's frame solver on a FrameCalc model
+            it writes) before it submits one answer.
+        tool_budget: tool calls per sample in the tool setting.
+    """
+    root = open_data(BENCHMARK, data, NO_PUBLISHER)
+    items = [i for i in read_items(root) if family is None or i.family == family]
+    shown = PRESENTATIONS if presentation == "both" else (presentation,)
+    samples = [_sample(item, p, root) for item in items for p in shown]
+    return TaskParts(
+        dataset=MemoryDataset(samples, name=BENCHMARK),
+        scorer=hand_calc_scorer(),
+        tool_solver=tool_solver,
+        data=root,
+        files=[root.find(ITEMS_FILE)],
+        max_tokens=max_tokens,
+        settings={"presentation": presentation, "family": family},
+    )
