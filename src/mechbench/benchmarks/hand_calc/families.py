@@ -13,8 +13,8 @@ from typing import Any
 import numpy as np
 
 from mechbench.frame import Analysis, analyze_many, solve
-from mechbench.frame.solve import largest_moments, section_at
 from mechbench.frame.generate import ModelBuilder, generate_structure
+from mechbench.frame.solve import largest_moments, section_at
 
 from .items import Item, Quantity, quantity, with_floors, worth_asking
 from .statement import describe, number
