@@ -435,6 +435,7 @@ def _facts(run: FlowRun, critical: float, nu: float, tau: float, length: float) 
     in_window = (run.probe_steps >= first) & (run.probe_steps <= last)
     tail = run.probe_values[in_window] if in_window.any() else run.probe_values[-1:]
     probe_variation = float((tail.max() - tail.min()) / speed_in)
+    probe_variation = 0.0 if probe_variation < ROUND_OFF else probe_variation  # a centre line's zero, by symmetry
     if np.array_equal(solid[::-1], solid):
         both = inner & inner[::-1]
         asymmetry = float(max(np.abs(ux - ux[::-1])[both].max(), np.abs(uy + uy[::-1])[both].max()) / speed_in)

@@ -72,7 +72,7 @@ class StructuralLine:
     ENERGY = "Strain energy of the static load case, this mesh"
     ENERGY_FINE = "Strain energy of the static load case, half the element size"
     ENERGY_SHOWN = "Strain energy at the instant evaluated"
-    PEAK = "Largest failure index of the linear analysis (equivalent stress over strength), this mesh"
+    PEAK = "Largest failure index of the linear analysis (von Mises over yield; Coulomb–Mohr if brittle), this mesh"
     PEAK_MESH = "Largest failure index of the static load case, this mesh / half the element size"
     STATIC = "Same load applied slowly (static)"
     LIMIT = "State of the part at the applied load"

@@ -545,8 +545,9 @@ def outcome(
             governing,
             fos,
             "buckles",
-            f"buckles: the critical load is {fos:.3g} × the applied load ({buckling.name}); the fields are shown at "
-            "the critical load",
+            f"buckles: the critical load is {fos:.3g} × the applied load ({buckling.name}); the fields, displacement "
+            "and stresses are shown at the critical load; reactions, energies and indices are those of the applied "
+            "load",
             fos,
         )
     if index > 1 and not material.ductile:
@@ -555,7 +556,8 @@ def outcome(
             fos,
             "fractures",
             f"cracks: the principal stresses reach the material's strength at {1 / index:.3g} × the applied load, "
-            "and a brittle part fractures there; the fields are shown at that load",
+            "and a brittle part fractures there; the fields, displacement and stresses are shown at that load; "
+            "reactions, energies and indices are those of the applied load",
             1 / index,
         )
     if index > 1:

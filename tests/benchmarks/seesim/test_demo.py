@@ -24,6 +24,6 @@ def test_the_demo_asks_every_modality_and_names_each_setting(demo_run: tuple[Pat
     by = {(r["model_name"], r["modality"]): r for r in runs}
     for modality in ("image", "video", "text"):  # both baselines answered every generated question
         true, false = by[("mechbench/always-true", modality)], by[("mechbench/always-false", modality)]
-        assert true["samples"] == false["samples"] > 50 and true["accuracy"] == false["accuracy"] == 0.5
+        assert true["samples"] == false["samples"] > 40 and true["accuracy"] == false["accuracy"] == 0.5
     # A generated set has its own answers: the published always-True rate is not shown beside it.
     assert all(row["published"] is None for row in board)

@@ -31,7 +31,7 @@ from mechbench.simulation.media import flow_image, flow_video, structural_image,
 from mechbench.simulation.reports import flow_report, structural_report
 from mechbench.simulation.units import flow_units
 
-GENERATOR_VERSION = "5"
+GENERATOR_VERSION = "6"
 """Bumped whenever the same seed would give different simulations or answers."""
 MAX_DRAWS = 5
 DESCRIPTIONS = {

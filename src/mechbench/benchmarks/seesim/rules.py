@@ -346,7 +346,13 @@ def _fatigue(f: dict) -> Decision:
         )
     where = _where(S.ANALYSIS, S.ENDURANCE, *FATIGUE_LINES)
     unlimited = f["fatigue_index_unlimited"]
-    if unlimited * MARGIN <= 1:  # an unlimited life with margin
+    if unlimited * MARGIN <= 1 and f["governing"] == "fatigue":
+        return Decision(
+            None,
+            not_asked="an unlimited life, but fatigue governs the part's factor of safety: an engineer assesses it "
+            "(a blind reading disputed 'can be neglected' here), so the question is not asked",
+        )
+    if unlimited * MARGIN <= 1:  # an unlimited life with margin, and another criterion governs
         return strength(
             f,
             unlimited,
@@ -398,9 +404,12 @@ STRUCTURAL_RULES = (
     Rule(
         "e57f1d63c42a0589b63e",
         "Is the von Mises criterion the right failure criterion for this part?",
-        "the material is ductile (brittle materials: Coulomb–Mohr)",
-        lambda f: categorical(
-            f["ductile"], "the material's ductility (elongation at break ≥ 5 %)", _where(S.ELONGATION)
+        "the material is ductile (brittle materials: Coulomb–Mohr); not asked of a part that buckles (no stress "
+        "criterion describes its failure)",
+        lambda f: (
+            Decision(None, not_asked=BUCKLED)
+            if _buckled(f)
+            else categorical(f["ductile"], "the material's ductility (elongation at break ≥ 5 %)", _where(S.ELONGATION))
         ),
     ),
     Rule(
@@ -500,8 +509,8 @@ STRUCTURAL_RULES = (
         "t02e8f52b69e2761861b",
         "Can fatigue be neglected for this part?",
         "asked of cyclic loads: a material without an endurance limit (aluminium) cannot neglect it (False); else "
-        "True when the amplitude is below the endurance limit (Goodman) with margin, False when the fatigue index for "
-        "the cycles in service is past 1 with margin",
+        "True when the amplitude is below the endurance limit (Goodman) with margin and another criterion governs, "
+        "False when the fatigue index for the cycles in service is past 1 with margin",
         _fatigue,
     ),
 )
