@@ -15,6 +15,8 @@ from .items import Item
 from .statement import number
 
 DPI = 110
+SOLVER_DATA = ("E", "A", "Iz", "density")
+"""Member fields the solver reads and the drawing leaves out."""
 ARROW = {"arrowstyle": "-|>", "mutation_scale": 16, "linewidth": 1.8, "color": "#c0392b"}
 
 
@@ -63,4 +65,8 @@ def drawing(item: Item) -> bytes:
     if item.element is not None:
         return _element(item.element["sx"], item.element["sy"], item.element["txy"])
     assert item.structure is not None
-    return render(item.structure, title=item.title or None, dpi=DPI)
+    # The members' section data stay out of the figure: what matters of them is said in words (EI, "axial
+    # deformation neglected") in the title and the prompt, not as the solver's numbers.
+    shown = {**item.structure, "links": [{k: v for k, v in link.items() if k not in SOLVER_DATA} for link in
+                                         item.structure["links"]]}  # fmt: skip
+    return render(shown, title=item.title or None, dpi=DPI)

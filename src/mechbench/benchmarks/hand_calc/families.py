@@ -109,7 +109,8 @@ def _reactions(rng: random.Random, level: int, item_id: str) -> Item:
             candidates.append(quantity(f"{letter}_{at}", words.format(at=at), unit, r["value"], what))
     asked = rng.sample(candidates, k=min(len(candidates), 1 + min(level, 4) // 2))
     note = SAME_EI if kind == "frame" else "Self-weight is neglected."
-    return _structure_item(item_id, "reactions", level, model, asked, note, "support reactions")
+    title = "EI the same for every member; axial deformation neglected" if kind == "frame" else ""
+    return _structure_item(item_id, "reactions", level, model, asked, note, "support reactions", title=title)
 
 
 def _truss(rng: random.Random, level: int, item_id: str) -> Item:
@@ -381,9 +382,10 @@ def _axial(rng: random.Random, level: int, item_id: str) -> Item:
             f"A2 = {number(a2)} mm², E2 = {number(e2)} GPa, α2 = {al2 * 1e6:g}×10⁻⁶ /K. The whole bar is heated "
             f"uniformly by {number(rise)} K."
         )
-        title = (
-            f"ΔT = +{number(rise)} K; {m1}: E1 = {number(e1)} GPa, α1 = {al1 * 1e6:g}e-6/K, A1 = {number(a1)} mm²; "
-            f"{m2}: E2 = {number(e2)} GPa, α2 = {al2 * 1e6:g}e-6/K, A2 = {number(a2)} mm²"
+        title = (  # one datum group per line: the drawing of a short bar is narrow
+            f"heated uniformly by ΔT = +{number(rise)} K\n"
+            f"{ids[0]}–{ids[1]}, {m1}: E1 = {number(e1)} GPa, α1 = {al1 * 1e6:g}×10⁻⁶/K, A1 = {number(a1)} mm²\n"
+            f"{ids[1]}–{ids[2]}, {m2}: E2 = {number(e2)} GPa, α2 = {al2 * 1e6:g}×10⁻⁶/K, A2 = {number(a2)} mm²"
         )
         p = force
         data = {"l1": l1, "l2": l2, "a1": a1, "a2": a2, "e1": e1, "e2": e2, "alpha1": al1, "alpha2": al2, "rise": rise}
@@ -409,6 +411,13 @@ END_CONDITIONS = {
     "fixed–fixed (top guided)": (2 * math.pi, ("fixed", "slider_top")),
 }
 """kL of the first buckling mode, and the supports drawn at the base and the top."""
+END_WORDS = {
+    "pinned–pinned": "base pinned; top held sideways, free to rotate",
+    "fixed–free": "base fixed; top free",
+    "fixed–pinned": "base fixed; top held sideways, free to rotate",
+    "fixed–fixed (top guided)": "base fixed; top held sideways and against rotation, free to move vertically",
+}
+"""The end conditions written on a column's drawing (its support symbols alone leave a guided top ambiguous)."""
 
 
 def _buckling(rng: random.Random, level: int, item_id: str) -> Item:
@@ -461,7 +470,7 @@ def _buckling(rng: random.Random, level: int, item_id: str) -> Item:
         f"top. {note}",
         quantities=with_floors(asked),
         structure=model,
-        title=f"{data}; P at the top",
+        title=f"{data}\n{END_WORDS[ends]}; axial load P at the top",
         inputs={"largest_load": 0.0, "span": length, "ei": ei, "area": area, "kl": kl},
     )
 
