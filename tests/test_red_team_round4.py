@@ -91,13 +91,14 @@ def _structural(text: str) -> object:
 def test_a_reply_at_the_cap_parses_in_linear_time(
     name: str, parse: Callable[[str], object], unit: str, cap: int
 ) -> None:
-    # Linear gives 10 (measured 9.9-10.1 on an idle machine), quadratic 100; the margin absorbs a busy second core.
-    assert _slowest_ratio(parse, unit, cap) < 20, name
+    # A complexity, not a speed: linear gives 10 (measured 9.9-10.1 on an idle machine), quadratic 100. Both sizes are
+    # timed in turn under the same load, best of five, and the margin (40) absorbs a busy or slow machine.
+    assert _slowest_ratio(parse, unit, cap) < 40, name
 
 
 CEILING = 1024**3
 """Address space the subprocess checks run under: a refusal that first read the input whole would not fit."""
-SECONDS = 30
+SECONDS = 120
 
 
 def _bounded(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -107,17 +108,15 @@ def _bounded(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> s
     def ceiling() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (CEILING, CEILING))
 
-    started = time.monotonic()
     done = subprocess.run(
         [sys.executable, "-m", "mechbench", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
         preexec_fn=ceiling,
-        timeout=SECONDS,
+        timeout=SECONDS,  # a refusal that read the input whole would run past it (subprocess raises)
         env=None if env is None else {**os.environ, **env},
     )
-    assert time.monotonic() - started < SECONDS
     assert "Traceback" not in done.stderr, done.stderr[-2000:]
     return done
 
@@ -209,33 +208,39 @@ def _chain(links: int) -> str:
     return json.dumps({"points": points, "links": members, "supports": supports, "loads": []})
 
 
-def test_a_drawing_past_its_limit_is_refused_at_once_and_the_solver_still_takes_the_model() -> None:
+def test_a_drawing_past_its_limit_is_refused_at_once_and_the_solver_still_takes_the_model(monkeypatch) -> None:
     from mechbench.benchmarks.structural_eval.tools import drawing
     from mechbench.core.errors import ModelTooLargeError
-    from mechbench.frame import solve
+    from mechbench.frame import render, solve
     from mechbench.frame.render import MAX_DRAWN_LINKS, MAX_DRAWN_POINTS
 
+    def no_drawing(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the drawing was started: the limit must refuse it before any drawing work")
+
+    monkeypatch.setattr(render, "_Drawing", no_drawing)  # "at once": checked by what runs, not by a clock
     model = _chain(max(MAX_DRAWN_LINKS, MAX_DRAWN_POINTS) + 5)
-    started = time.monotonic()
     with pytest.raises(ModelTooLargeError, match="mechbench draws at most"):
         drawing(model)
-    assert time.monotonic() - started < 2
     import json
 
     assert solve(json.loads(model), diagrams=False)["reactions"]  # the limit is the drawing's, not the solver's
 
 
-def test_a_grid_past_the_physics_judges_limit_is_an_instrument_limit_at_once() -> None:
+def test_a_grid_past_the_physics_judges_limit_is_an_instrument_limit_at_once(monkeypatch) -> None:
+    from mechbench.benchmarks.sphyr import physics_scoring
     from mechbench.benchmarks.sphyr.physics_scoring import MAX_JUDGED_SIDE, JudgeLimitError, physics_score
 
+    def no_solve(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the judge solved: the limit must refuse the grid before any solve")
+
+    monkeypatch.setattr(physics_scoring, "_fixed_solves", no_solve)  # "at once": checked by what runs
+    monkeypatch.setattr(physics_scoring, "solve", no_solve)
     side = MAX_JUDGED_SIDE + 1
     truth = [["1"] * side for _ in range(side)]
     truth[0][side // 2], truth[-1][0], truth[-1][-1] = "L", "S", "S"
     masked = [["V" if (r + c) % 5 == 0 and t == "1" else t for c, t in enumerate(row)] for r, row in enumerate(truth)]
-    started = time.monotonic()
     with pytest.raises(JudgeLimitError, match="physics judge takes"):
         physics_score(masked, truth, truth)
-    assert time.monotonic() - started < 2
 
 
 def test_a_log_folder_that_is_a_file_is_one_line_before_the_run(tmp_path: Path) -> None:

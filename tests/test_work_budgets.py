@@ -72,11 +72,10 @@ def test_a_drawing_past_its_budget_stops_in_its_own_thread() -> None:
             outcome.append(error)
 
     thread = threading.Thread(target=work)
-    started = time.monotonic()
     thread.start()
-    thread.join(timeout=20)
-    assert not thread.is_alive() and time.monotonic() - started < 3  # the whole drawing takes ~7 s
-    assert isinstance(outcome[0], BudgetExceededError)
+    thread.join(timeout=60)
+    # The budget stopped it: a drawing that ran to its end (~7 s) would have returned, not raised.
+    assert not thread.is_alive() and isinstance(outcome[0], BudgetExceededError)
     assert _cpu_while_idle(0.5) < 0.25
 
 
@@ -88,7 +87,7 @@ def test_the_physics_judge_past_its_budget_stops_and_leaves_no_work_running() ->
     started = time.monotonic()
     with pytest.raises(BudgetExceededError, match="the physics judge ran past"):
         within_budget(0.2, "the physics judge", physics_score, masked, truth, answer, reference="best")
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 20  # the budget (0.2 s) stopped it; unbudgeted, the judge runs for minutes
     assert _cpu_while_idle(0.5) < 0.25
 
 
@@ -103,7 +102,7 @@ def test_a_tool_call_past_its_budget_is_mechbenchs_failure_and_its_thread_ends(m
 
     started = time.monotonic()
     anyio.run(main)
-    assert time.monotonic() - started < 3
+    assert time.monotonic() - started < 20  # the budget (0.3 s) stopped it, with room for a slow or busy machine
     assert _cpu_while_idle(0.5) < 0.25
 
 
@@ -136,18 +135,22 @@ def test_a_recorded_tool_call_past_its_budget_counts_as_an_instrument_failure(tm
     assert record["instrument_failures"] == 1 and record["calls"] == 0 and record["failed_calls"] == 0
 
 
-def test_a_results_file_asking_the_judge_for_too_many_cells_is_refused_before_any_work() -> None:
+def test_a_results_file_asking_the_judge_for_too_many_cells_is_refused_before_any_work(monkeypatch) -> None:
+    from mechbench.benchmarks.sphyr import rescore as rescoring
     from mechbench.benchmarks.sphyr.physics_scoring import MAX_JUDGED_CELLS_PER_FILE, MAX_JUDGED_SIDE
     from mechbench.benchmarks.sphyr.rescore import rescore
     from mechbench.core.errors import DataSourceError
 
+    def no_judging(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a grid was judged: the file must be refused before any work")
+
     masked, truth = _judge_problem(MAX_JUDGED_SIDE)
     count = MAX_JUDGED_CELLS_PER_FILE // MAX_JUDGED_SIDE**2 + 1
     records = [{"input_grid": masked, "ground_truth": truth, "completion": "1"}] * count
-    started = time.monotonic()
-    with pytest.raises(DataSourceError, match=f"{count} grids of .* more than the {MAX_JUDGED_CELLS_PER_FILE}"):
-        rescore(records, physics=True)
-    assert time.monotonic() - started < 5
+    with monkeypatch.context() as patched:
+        patched.setattr(rescoring, "physics_score", no_judging)  # "before any work": checked by what runs
+        with pytest.raises(DataSourceError, match=f"{count} grids of .* more than the {MAX_JUDGED_CELLS_PER_FILE}"):
+            rescore(records, physics=True)
     assert rescore(records[:2])["totals"]["evaluated_samples"] == 2  # without the physics the file is read
 
 

@@ -134,7 +134,7 @@ def test_an_unreachable_api_fails_fast_and_a_failed_run_exits_non_zero(tmp_path:
     done = _mechbench(
         ["eval", "sphyr", "-T", "data=bundled", "--model", "openai-api/fault/m", "--limit", "2"], env, tmp_path
     )
-    assert time.monotonic() - started < 30
+    assert time.monotonic() - started < 120  # Inspect's retries would go on for many minutes; a slow start is not that
     assert done.returncode == 2 and f"cannot reach 127.0.0.1:{port}" in done.stderr, done.stderr
     # A server that refuses the key: Inspect ends the task in error (and exits 0); mechbench eval exits 1.
     with FaultServer(_answer, [("echo_401",) * 50] * 10) as server:

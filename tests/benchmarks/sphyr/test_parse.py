@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from mechbench.benchmarks.sphyr.parse import MAX_REPLY_CHARS, parse_reply
 
 GRID = "L L 0\n0 1 0\nS S 0"
@@ -50,11 +48,11 @@ def test_single_token_lines_are_not_grid_lines() -> None:
 
 def test_enormous_reply_is_bounded() -> None:
     reply = ("0 1 " * 50 + "\n") * 50_000 + GRID
-    start = time.perf_counter()
+    assert len(reply) > 10 * MAX_REPLY_CHARS
     parsed = parse_reply(reply)
-    assert time.perf_counter() - start < 10
     assert parsed.grid[-3:] == ROWS
-    assert len(reply) > MAX_REPLY_CHARS
+    # Bounded by what it reads, not by a clock: the reply's tail at the cap gives the same parse.
+    assert parse_reply(reply[-MAX_REPLY_CHARS:]) == parsed
 
 
 def test_legacy_parser_splits_every_line() -> None:
