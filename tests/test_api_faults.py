@@ -76,6 +76,11 @@ def log_text(log: EvalLog) -> str:
 
 FAULT_RETRIES = 4
 """``--max-retries`` of :func:`run_cli`: enough for every transient fault of :data:`SCHEDULE`."""
+CLI_ATTEMPT_TIMEOUT = 10
+"""``--attempt-timeout`` of :func:`run_cli`, s: a reply the server sent at once still arrives within it on a busy or
+slow 2-core machine (at 2 s, a starved client timed out on good replies and the counts below drifted)."""
+STALL_SECONDS = CLI_ATTEMPT_TIMEOUT + 5
+"""How long the server's ``stall`` fault holds a reply: past the attempt timeout, so the client gives up on it."""
 
 
 def run_cli(task_args: list[str], server: FaultServer, log_dir: Path) -> EvalLog:
@@ -83,7 +88,7 @@ def run_cli(task_args: list[str], server: FaultServer, log_dir: Path) -> EvalLog
     log level at the first eval of a process, so in-process runs after other tests would not log retries)."""
     options = [
         "--attempt-timeout",
-        "2",
+        str(CLI_ATTEMPT_TIMEOUT),
         "--max-retries",
         str(FAULT_RETRIES),
         "--log-dir",
@@ -108,14 +113,14 @@ def run_cli(task_args: list[str], server: FaultServer, log_dir: Path) -> EvalLog
 def assert_survives_faults(task_args: list[str], answer: Any, tmp_path: Path) -> None:
     with FaultServer(answer) as clean_server:
         clean = run_cli(task_args, clean_server, tmp_path / "clean")
-    with FaultServer(answer, SCHEDULE, stall_seconds=4) as server:
+    with FaultServer(answer, SCHEDULE, stall_seconds=STALL_SECONDS) as server:
         faulty = run_cli(task_args, server, tmp_path / "faulty")
     assert clean.status == "success" and faulty.status == "success", faulty.error
     assert all(s.error is None for s in faulty.samples or [])
     assert sample_scores(faulty) == sample_scores(clean)
     # Every fault was injected, and every conversation of the fault-free run was answered, none more often than
-    # the retries allow. (Not exactly as often: on a busy 2-core machine an answer the server sent can arrive after
-    # the 2 s attempt timeout, and the client rightly asks again.)
+    # the retries allow. (Not exactly as often: should an answer the server sent arrive after the attempt timeout,
+    # the client rightly asks again.)
     assert set(server.log.injected()) == set(TRANSIENT)
     answered, expected = server.log.answered(), clean_server.log.answered()
     assert answered.keys() == expected.keys()
@@ -126,8 +131,8 @@ def assert_survives_faults(task_args: list[str], answer: Any, tmp_path: Path) ->
                   "APIConnectionError"):  # fmt: skip
         assert cause in text, f"retry cause {cause!r} not in the log"
     # A malformed 200 reply is retried by mechbench, which logs why, unless the client had already given up on that
-    # attempt (a busy 2-core machine can take longer than the 2 s attempt timeout to read it): then it shows as one
-    # more attempt timeout than the stalls the server injected.
+    # attempt (a reply read after the attempt timeout): then it shows as one more attempt timeout than the stalls the
+    # server injected.
     timeouts = sum(line.startswith("AttemptTimeoutError") for line in text.splitlines())  # one model event each
     extra_timeouts = timeouts - server.log.injected().count("stall")
     missing = [cause for cause in ("could not be decoded", "no choices") if cause not in text]
@@ -176,17 +181,22 @@ def seesim_answer(messages: list[dict[str, Any]]) -> str:
     return ("True", "False", "Maybe, it depends")[int(hashlib.sha256(text.encode()).hexdigest(), 16) % 3]
 
 
-def test_seesim_survives_every_api_fault(tmp_path: Path, seesim_data: Path) -> None:
+def _enough_files(seesim_data: Path, calls_per_question: int) -> str:
+    """The structural simulations with the most questions, until every row of the schedule meets a conversation."""
     key = json.loads((seesim_data / "benchmark" / "qa-benchmark-with-qids.json").read_text())
     files = key["structural"]["files"]
-    # The simulations with the most questions, until every row of the schedule meets a conversation.
     chosen: list[str] = []
-    for name in sorted(files, key=lambda name: -len(files[name]["answers"])):
-        if sum(len(files[c]["answers"]) for c in chosen) >= len(SCHEDULE):
+    for name in sorted(files, key=lambda name: (-len(files[name]["answers"]), name)):
+        if calls_per_question * sum(len(files[c]["answers"]) for c in chosen) >= len(SCHEDULE):
             break
         chosen.append(name)
-    assert sum(len(files[c]["answers"]) for c in chosen) >= len(SCHEDULE)
-    task = ["seesim", "-T", "modality=text", "-T", f"files={','.join(chosen)}", "-T", f"data={seesim_data}"]
+    assert calls_per_question * sum(len(files[c]["answers"]) for c in chosen) >= len(SCHEDULE)
+    return ",".join(chosen)
+
+
+def test_seesim_survives_every_api_fault(tmp_path: Path, seesim_data: Path) -> None:
+    files = _enough_files(seesim_data, 1)
+    task = ["seesim", "-T", "modality=text", "-T", f"files={files}", "-T", f"data={seesim_data}"]
     assert_survives_faults(task, seesim_answer, tmp_path)
 
 
@@ -236,7 +246,8 @@ def test_replies_that_stay_malformed_end_as_a_zero_score_with_the_cause_logged(
 
 def test_seesim_video_frames_survive_every_api_fault(tmp_path: Path, seesim_data: Path) -> None:
     """Video as sampled frames: each frame is its own model call (the majority vote decides)."""
-    task = ["seesim", "-T", "modality=video", "-T", "files=File_1", "-T", "max_frames=2"]
+    files = _enough_files(seesim_data, 2)  # two frames, two calls per question
+    task = ["seesim", "-T", "modality=video", "-T", f"files={files}", "-T", "max_frames=2"]
     assert_survives_faults([*task, "-T", f"data={seesim_data}"], seesim_answer, tmp_path)
 
 
