@@ -25,7 +25,9 @@ from mechbench.harness.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RE
 from mechbench.tasks import sphyr, structural_eval
 from tests.fault_server import FAULTS, FaultServer, message_images, message_text
 
-pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
+# Whole Inspect runs, servers or simulations (left out of -m 'not slow'), in the long tier:
+# every API fault through the command line, with Inspect's retry back-off.
+pytestmark = [pytest.mark.slow, pytest.mark.long]
 
 MECHBENCH = [sys.executable, "-c", "from mechbench.cli import main; main()"]
 FAKE_KEY = "sk-mechbench-FAKE-KEY-7f3a9c1e5b"

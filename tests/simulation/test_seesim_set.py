@@ -22,7 +22,9 @@ from mechbench.sources.resolve import bundled
 from mechbench.tasks import seesim
 from tests.test_shortcuts import within_chance
 
-pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
+# Whole Inspect runs, servers or simulations (left out of -m 'not slow'), in the long tier:
+# a fresh 40-simulation set (about 4 minutes of simulation).
+pytestmark = [pytest.mark.slow, pytest.mark.long]
 
 OPPOSITE_PAIRS = {
     ("b12d8f45e3a670c92178", "n46e2f9ba03e6545205b"),  # elastic / plastic
