@@ -21,7 +21,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 
 from mechbench.harness.quiet import QUIET_EVAL
-from mechbench.harness.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES, TIMEOUT
+from mechbench.harness.run_limits import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES, TIMEOUT
 from mechbench.tasks import sphyr, structural_eval
 from tests.fault_server import FAULTS, FaultServer, message_images, message_text
 

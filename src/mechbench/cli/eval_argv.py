@@ -13,7 +13,7 @@ from pathlib import Path
 from mechbench.cli.eval_checks import task_names
 from mechbench.core.errors import UsageError
 from mechbench.core.text import redact_url
-from mechbench.harness.reliability import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES
+from mechbench.harness.run_limits import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES
 
 RETRY_POLICY = (
     f"each model call is retried up to {MAX_RETRIES} times with back-off (about 13 minutes in all) and a request "

@@ -22,7 +22,6 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 LEVEL = 0.95
 """The intervals' confidence level."""
@@ -77,6 +76,8 @@ def t_quantile(df: float, level: float = LEVEL) -> float:
     """The two-sided ``level`` quantile of Student's t with ``df`` degrees of freedom (NaN without any)."""
     if not df >= 1:
         return math.nan
+    from scipy import stats  # here, not at the top: the command line imports this module and starts faster
+
     return float(stats.t.ppf(0.5 + level / 2, df))
 
 
@@ -212,6 +213,8 @@ def paired_difference(a: Sequence[Observation], b: Sequence[Observation]) -> Dif
     found = _cr2(differences, weights, clusters)
     # No spread at all (every shared sample scored alike, or all differing by one constant): nothing to test against.
     constant = 1.0 if found.mean == 0 else 0.0
+    from scipy import stats
+
     p = float(2 * stats.t.sf(abs(found.mean) / found.se, found.df)) if found.se > 0 else constant
     return Difference(found.mean, t_quantile(found.df) * found.se, found.se, len(shared), found.clusters, found.df, p)
 

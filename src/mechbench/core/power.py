@@ -15,8 +15,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scipy import stats
-
 ALPHA = 0.05
 POWER = 0.8
 WORST_SD = math.sqrt(0.5)
@@ -71,6 +69,8 @@ def power(design: Design, spread: Spread, difference: float, alpha: float = ALPH
     """The chance a two-sided paired test at ``alpha`` finds a true ``difference`` (NaN with fewer than 2 clusters)."""
     if design.clusters < 2:
         return math.nan
+    from scipy import stats  # here, not at the top: every `mechbench` command imports this module's command
+
     df = design.clusters - 1
     shift = abs(difference) / standard_error(design, spread)
     critical = stats.t.ppf(1 - alpha / 2, df)
@@ -81,6 +81,8 @@ def detectable(design: Design, spread: Spread, target_power: float = POWER, alph
     """The smallest difference a paired test at ``alpha`` finds with ``target_power`` on ``design``."""
     if design.clusters < 2:
         return math.inf
+    from scipy import stats
+
     df = design.clusters - 1
     return float((stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(target_power, df)) * standard_error(design, spread))
 

@@ -4,11 +4,11 @@ Three layers, each bounded:
 
 1. The provider SDK and Inspect retry HTTP failures (429 with ``Retry-After``, 5xx, dropped connections, truncated
    bodies, stalls past ``attempt_timeout``) with exponential back-off. mechbench's tasks set
-   :data:`GENERATE_DEFAULTS` so that no request retries forever (Inspect's own default is unbounded).
+   ``run_limits.GENERATE_DEFAULTS`` so that no request retries forever (Inspect's own default is unbounded).
 2. Replies that arrive with status 200 but cannot be used as a completion — a body that is not JSON, or a
    completion with no choices — are not retried by Inspect (one would fail the sample). mechbench's solvers
    retry those :data:`MALFORMED_RETRIES` times with back-off and record each cause in the sample's transcript.
-3. ``mechbench eval`` adds :data:`EVAL_DEFAULTS`: failed samples are re-run, one sample that keeps failing does
+3. ``mechbench eval`` adds ``run_limits.EVAL_DEFAULTS``: failed samples are re-run, one sample that keeps failing does
    not stop the others (the run is marked failed at its end), each finished sample is written to the log at once
    (so a killed run loses nothing and ``mechbench eval-retry`` asks no finished sample again), and Inspect's retry
    messages, with their causes, go into the log.
@@ -27,33 +27,14 @@ from inspect_ai.model import ChatMessage, GenerateConfig, Model, ModelOutput
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from mechbench.core.budget import BudgetExceededError
+from mechbench.harness.run_limits import GENERATE_DEFAULTS
 
 T = TypeVar("T")
-
-MAX_RETRIES = 8
-"""Retries of one model call (Inspect back-off starts at 3 s and doubles: about 13 minutes of waiting in all)."""
-ATTEMPT_TIMEOUT = 600
-"""Seconds one request may take before it is abandoned and retried (long enough for 16k-token reasoning)."""
-TIMEOUT = 3600
-"""Seconds one model call may take, all its retries included."""
-GENERATE_DEFAULTS: dict[str, Any] = {
-    "max_retries": MAX_RETRIES,
-    "attempt_timeout": ATTEMPT_TIMEOUT,
-    "timeout": TIMEOUT,
-}
 
 MALFORMED_RETRIES = 3
 """Extra tries after a 200 reply that is not a usable completion (non-JSON body, no choices)."""
 MALFORMED_BACKOFF = 2.0
 """Seconds before the first such retry; doubles each time."""
-
-EVAL_DEFAULTS: dict[str, Any] = {
-    "continue_on_fail": True,
-    "retry_on_error": 3,
-    "log_buffer": 1,
-    "log_level_transcript": "http",
-}
-"""What ``mechbench eval`` adds to ``inspect eval`` unless the user gave the option."""
 
 MALFORMED_ERRORS: tuple[type[BaseException], ...] = (json.JSONDecodeError,)
 """Exceptions a provider raises when a 200 reply's body cannot be decoded."""
