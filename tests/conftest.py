@@ -151,11 +151,46 @@ def recorded_sphyr_records(published_sphyr: Path) -> list[dict]:
     return [r for s in RECORDED_SUBJECTS for r in json.loads((folder / f"{s}_results.json").read_text())]
 
 
+DURATIONS = REPO_ROOT / "tests" / "durations.json"
+"""Seconds each test file took in a recorded run (``MECHBENCH_RECORD_DURATIONS=1``; DEVELOPING.md)."""
+
+
+def _test_file(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that reads the publishers' data is marked ``published`` (``-m "not published"`` leaves them out)."""
+    """A test that reads the publishers' data is marked ``published`` (``-m "not published"`` leaves them out).
+
+    Files run longest first, by :data:`DURATIONS` (files not in it last, in their own order): xdist's ``loadfile``
+    hands out files in this order, so the longest start at once instead of leaving one worker busy at the end."""
     for item in items:
         if PUBLISHED_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.published)
+    seconds = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+    items.sort(key=lambda item: -seconds.get(_test_file(item.nodeid), 0.0))  # stable: a file's tests keep their order
+
+
+_recorded: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """With ``MECHBENCH_RECORD_DURATIONS=1``, add up each file's setup, call and teardown times."""
+    import os
+
+    if os.environ.get("MECHBENCH_RECORD_DURATIONS") == "1":
+        _recorded[_test_file(report.nodeid)] = _recorded.get(_test_file(report.nodeid), 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """With ``MECHBENCH_RECORD_DURATIONS=1``, write the files' times into :data:`DURATIONS` (merged with the files
+    this run did not run; the xdist controller writes, the workers do not)."""
+    if not _recorded or hasattr(session.config, "workerinput"):
+        return
+    seconds = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+    seconds.update({name: round(value, 1) for name, value in _recorded.items()})
+    ordered = dict(sorted(seconds.items(), key=lambda kv: -kv[1]))
+    DURATIONS.write_text(json.dumps(ordered, indent=1) + "\n")
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
