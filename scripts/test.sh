@@ -30,8 +30,9 @@ case "${1:-}" in
     long) tier=(-m long); shift ;;
     all) tier=(); shift ;;
 esac
-# Both cores: whole files go to one of two workers (their module fixtures are built once); MECHBENCH_TEST_WORKERS=0
-# runs in one process.
-MECHBENCH_TEST_SUMMARY="$summary" python -m pytest -n "${MECHBENCH_TEST_WORKERS:-2}" --dist loadfile ${tier[@]+"${tier[@]}"} "$@" || status=$?
+# Three workers on two cores: whole files go to a worker (their module fixtures are built once), the longest first
+# (tests/durations.json); the third keeps a core busy while a test waits on a server, a retry back-off or a child
+# process. MECHBENCH_TEST_WORKERS=0 runs in one process.
+MECHBENCH_TEST_SUMMARY="$summary" python -m pytest -n "${MECHBENCH_TEST_WORKERS:-3}" --dist loadfile ${tier[@]+"${tier[@]}"} "$@" || status=$?
 cat "$summary" 2>/dev/null || true
 exit "$status"

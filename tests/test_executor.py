@@ -56,22 +56,33 @@ def _flip_first(record: GridRecord) -> list[list[str]]:
 @pytest.mark.long
 def test_ray_gives_the_same_bytes_as_the_local_pool(tmp_path: Path, sphyr_data: Path) -> None:
     try:
-        import ray  # noqa: F401
+        import ray
     except ImportError:
         pytest.fail("Ray is required for this test: scripts/test.sh installs mechbench[ray]", pytrace=False)
+    from mechbench.core.executor import RAY_RUNTIME_ENV
+
     local, ray_out = tmp_path / "local", tmp_path / "ray"
     write_sphyr(local / "sphyr", 3, 11, workers=2)
     write_structural(local / "structural", 5, 11, diagrams=False, workers=2)
-    write_sphyr(ray_out / "sphyr", 3, 11, executor="ray", workers=2)
-    write_structural(ray_out / "structural", 5, 11, diagrams=False, executor="ray", workers=2)
     write_seesim(local / "seesim", 1, 11, questions="mechbench", workers=2)
-    write_seesim(ray_out / "seesim", 1, 11, questions="mechbench", executor="ray", workers=2)
-    assert _tree(local) == _tree(ray_out)
-    records = [  # results-file records: the truth with its first free cell flipped as the completion
-        {"input_grid": r.input_grid, "ground_truth": r.ground_truth, "completion": render_grid(_flip_first(r))}
-        for r in read_records(sphyr_data / "full_easy.jsonl")[:5]
-    ]
-    assert rescore(records, physics=True, workers=2) == rescore(records, physics=True, executor="ray", workers=2)
+    # The first run starts Ray and stops what it started; the others join one running Ray (as on a cluster), which
+    # they leave running (starting Ray four times took most of this test's minutes on a busy machine).
+    write_sphyr(ray_out / "sphyr", 3, 11, executor="ray", workers=2)
+    assert not ray.is_initialized()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env=RAY_RUNTIME_ENV)
+    try:
+        write_structural(ray_out / "structural", 5, 11, diagrams=False, executor="ray", workers=2)
+        write_seesim(ray_out / "seesim", 1, 11, questions="mechbench", executor="ray", workers=2)
+        assert _tree(local) == _tree(ray_out)
+        records = [  # results-file records: the truth with its first free cell flipped as the completion
+            {"input_grid": r.input_grid, "ground_truth": r.ground_truth, "completion": render_grid(_flip_first(r))}
+            for r in read_records(sphyr_data / "full_easy.jsonl")[:5]
+        ]
+        judged = rescore(records, physics=True, workers=2)
+        assert judged == rescore(records, physics=True, executor="ray", workers=2)
+        assert ray.is_initialized()
+    finally:
+        ray.shutdown()
 
 
 def test_ray_missing_says_how_to_install(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -38,8 +38,14 @@ def _items(folder: Path) -> list[Item]:
 
 
 def test_a_seed_gives_the_same_items_in_one_process_or_two(fresh: Path, tmp_path: Path) -> None:
-    write_items(tmp_path, 70, 11, workers=1)
-    assert (tmp_path / ITEMS_FILE).read_bytes() == (fresh / ITEMS_FILE).read_bytes()
+    # Item k depends only on (seed, k): the first 30, made in this process, are the two workers' first 30 lines and
+    # drawings (across the workers' first chunk boundary, at 25).
+    write_items(tmp_path, 30, 11, workers=1)
+    alone = (tmp_path / ITEMS_FILE).read_text(encoding="utf-8").splitlines()
+    assert alone == (fresh / ITEMS_FILE).read_text(encoding="utf-8").splitlines()[:30]
+    for drawing in (tmp_path / DRAWINGS).iterdir():
+        assert drawing.read_bytes() == (fresh / DRAWINGS / drawing.name).read_bytes(), drawing.name
+    assert len(list((tmp_path / DRAWINGS).iterdir())) == 30
     items = _items(fresh)
     assert {i.family for i in items} == set(FAMILIES) and len({i.id for i in items}) == 70
     assert all((fresh / DRAWINGS / f"{i.id}.png").read_bytes()[:4] == b"\x89PNG" for i in items)
