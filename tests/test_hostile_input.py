@@ -212,8 +212,15 @@ def test_structural_judge_never_raises(reply: str) -> None:
 
 
 @functools.cache
+@functools.cache
+def _first_bundled_task():
+    """The bundled set's first StructuralEval task (loaded once: hypothesis asks for it hundreds of times)."""
+    return load_tasks(bundled("structural_eval"))[0]
+
+
+@functools.cache
 def _judge():
-    task = load_tasks(bundled("structural_eval"))[0]
+    task = _first_bundled_task()
     truth_model, truth = FrameModel.parse(task.raw_model), task.response()
     return lambda reply: check_reply(reply, truth_model, truth, tolerance=0.05, scoring="strict")
 
@@ -302,7 +309,7 @@ huge_exponents = st.integers(10**5, 10**9).map(lambda e: f"1e{e}")
 @FAST
 @given(huge_digits, st.sampled_from(["x", "y", "E", "value", None]))
 def test_structural_judge_on_integers_past_the_int_limit(number: str, key: str | None) -> None:
-    text = json.dumps(load_tasks(bundled("structural_eval"))[0].raw_model)
+    text = json.dumps(_first_bundled_task().raw_model)
     if key is None:  # an extra key
         reply = text[:-1] + f', "n": {number}}}'
     else:  # the first value of that key
