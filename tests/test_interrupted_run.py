@@ -20,6 +20,7 @@ TASK_ARGS = ["-T", "data=bundled", "-T", "subject=all", "-T", "physics=false", "
 TOTAL = 32  # 16 subjects x 2 samples
 
 
+@pytest.mark.long
 def test_sigkill_mid_run_then_eval_retry_finishes_every_sample_once(tmp_path: Path) -> None:
     env = {**os.environ, "FAULT_API_KEY": FAKE_KEY}
     logs = tmp_path / "logs"

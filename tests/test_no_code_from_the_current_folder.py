@@ -37,6 +37,7 @@ def test_python_m_mechbench_imports_nothing_from_the_current_folder(tmp_path: Pa
     assert not marker.exists(), f"planted code ran: {marker.read_text()}"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("entry", ["command", "module"])
 def test_a_module_in_the_current_folder_is_never_imported(tmp_path: Path, entry: str) -> None:
     marker = _plant(tmp_path)

@@ -127,6 +127,7 @@ def _one_error(done: subprocess.CompletedProcess[str]) -> str:
     return errors[0]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("special", ["fifo", "/dev/zero", "/dev/urandom"])
 def test_a_pipe_or_device_as_replay_or_score_file_is_one_line(special: str, tmp_path: Path) -> None:
     path = Path(special)

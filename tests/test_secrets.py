@@ -47,6 +47,7 @@ def assert_absent(secret: str, folder: Path) -> int:
     return checked
 
 
+@pytest.mark.long
 def test_api_key_stays_out_of_logs_reports_and_output(tmp_path: Path) -> None:
     logs, report = tmp_path / "logs", tmp_path / "report"
     env = {k: v for k, v in os.environ.items() if k != "FAULT_API_KEY"}
@@ -167,6 +168,7 @@ def test_hub_token_is_a_header_only(
     assert assert_absent(FAKE_TOKEN, cache) >= 3
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("how", ["environment", "model argument"])
 def test_a_server_echoing_the_key_does_not_leak_it(tmp_path: Path, how: str) -> None:
     """Error bodies (401, 400, 429, 500) and a reply that repeat the request headers: the key is masked."""
@@ -213,6 +215,7 @@ def test_a_server_echoing_the_key_does_not_leak_it(tmp_path: Path, how: str) -> 
     assert re.search(rb'authorization\\*": \\*"\*\*\*', masked.lower())
 
 
+@pytest.mark.long
 def test_a_run_started_with_an_api_key_argument_resumes_with_the_key_in_the_environment(tmp_path: Path) -> None:
     """eval-retry takes no -M; the provider reads its key variable (here FAULT_API_KEY) instead, never from disk."""
     logs = tmp_path / "logs"

@@ -29,6 +29,7 @@ def offline_commands(page: str) -> list[str]:
     return commands
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("page", ["docs/tools.md", "docs/replay.md"])
 def test_the_offline_commands_of_the_docs_run_as_written(page: str, tmp_path: Path) -> None:
     commands = offline_commands(page)

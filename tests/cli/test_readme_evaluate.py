@@ -41,6 +41,7 @@ def _mechbench(args: list[str], env: dict[str, str], cwd: Path, timeout: float =
     )
 
 
+@pytest.mark.long
 def test_the_readme_block_evaluates_a_local_server_on_every_benchmark(tmp_path: Path) -> None:
     lines = readme_block()
     exported = shlex.split(lines[0])
@@ -97,6 +98,7 @@ def test_newcomers_mistakes_are_one_line_errors(tmp_path: Path, monkeypatch: pyt
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
 
 
+@pytest.mark.long
 def test_structural_is_structural_eval_and_limit_zero_warns(tmp_path: Path) -> None:
     env = {**os.environ, "MECHBENCH_CACHE": str(tmp_path / "cache")}
     done = _mechbench(

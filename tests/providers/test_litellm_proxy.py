@@ -104,6 +104,7 @@ def _the_error(done: subprocess.CompletedProcess[str]) -> str:
         ("hangs-up", MASTER_KEY, "onnection", "is up and answers whole replies"),
     ],
 )
+@pytest.mark.long
 def test_a_failing_provider_is_one_line_with_its_cause(
     proxy: str, tmp_path: Path, model: str, key: str, cause: str, check: str
 ) -> None:

@@ -62,6 +62,7 @@ def test_a_fast_channel_flow_is_still_developing_at_the_outlet() -> None:
     assert run.facts["tau"] >= 0.51  # the lattice keeps its viscosity clear of τ = ½
 
 
+@pytest.mark.long
 def test_a_creeping_cylinder_wake_has_a_steady_symmetric_recirculation() -> None:
     run, a = simulate("cylinder", 25)
     assert a["recirculation"] and a["separation"] and a["steady"] and a["symmetric"] and a["steep_gradients"]
@@ -70,6 +71,7 @@ def test_a_creeping_cylinder_wake_has_a_steady_symmetric_recirculation() -> None
     assert run.probe[0] == run.solid.shape[0] / 2  # y in cells from the bottom edge: half the domain's height
 
 
+@pytest.mark.long
 def test_a_shedding_wake_is_run_until_its_amplitude_settles_and_read_over_whole_periods() -> None:
     from mechbench.simulation.flow import MIN_PERIODS, SETTLED_CHANGE, shedding
 
@@ -84,6 +86,7 @@ def test_a_shedding_wake_is_run_until_its_amplitude_settles_and_read_over_whole_
     assert (max(amplitudes) - min(amplitudes)) / max(amplitudes) < 0.05
 
 
+@pytest.mark.long
 def test_the_resolution_follows_the_reynolds_number_and_the_generator_stays_laminar() -> None:
     from mechbench.benchmarks.seesim.rules import NOT_ASKED
     from mechbench.simulation.flow import CYLINDER_CELLS, MIN_TAU, WAKE_TRANSITION, resolution
@@ -121,6 +124,7 @@ def test_the_step_is_fed_a_developed_profile_and_extrema_are_read_where_the_plot
     assert a["recirculation"] and a["separation"]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("richardson", "significant"), [(1.5, True), (0.02, False)])
 def test_natural_convection_follows_the_computed_richardson_number(richardson: float, significant: bool) -> None:
     run, a = simulate("heated_cylinder", 30, richardson)

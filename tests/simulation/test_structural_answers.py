@@ -216,6 +216,7 @@ def _plate_seed(central: bool) -> str:
     raise AssertionError("no such plate among 100 seeds")
 
 
+@pytest.mark.long
 def test_bending_and_symmetry() -> None:
     _, a = simulate("cantilever", STEEL, cells=8)
     assert a["bending"] and not a["symmetric"] and not a["uniform"]

@@ -43,6 +43,7 @@ def fresh_v2(published_sphyr_v2: Path, tmp_path_factory: pytest.TempPathFactory)
     return out
 
 
+@pytest.mark.long
 def test_a_fresh_like_v2_set_is_shown_equivalent_to_the_published_one(fresh_v2: Path, published_sphyr_v2: Path):
     report = calibrate(
         read_set(subject_paths(fresh_v2), "fresh", ITEMS),
@@ -58,6 +59,7 @@ def test_a_fresh_like_v2_set_is_shown_equivalent_to_the_published_one(fresh_v2: 
     assert scores["truth, 20% of masked cells wrong"] < scores["truth, 5% of masked cells wrong"] < 1
 
 
+@pytest.mark.long
 def test_a_set_drawn_otherwise_is_caught_by_features_and_panel(published_sphyr_v2: Path, tmp_path: Path) -> None:
     """mechbench's v1-style generator draws other layouts and truths: the report says so, by feature and by solver,
     and the command exits 1."""
@@ -210,6 +212,7 @@ def test_a_release_evaluated_as_another_version_is_refused(fresh_v2: Path) -> No
         sphyr(data=str(fresh_v2), version="v2-20", subject="full_easy")
 
 
+@pytest.mark.long
 def test_the_card_is_updated_only_on_request_and_only_for_unchanged_files(
     fresh_v2: Path, published_sphyr_v2: Path, tmp_path: Path
 ) -> None:

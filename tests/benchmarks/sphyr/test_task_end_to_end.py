@@ -82,6 +82,7 @@ def test_invalid_replies_are_scored_not_lost(sphyr_data: Path, tmp_path: Path) -
     assert by_key["invalid_output_grid"]["mean"].value == 1.0
 
 
+@pytest.mark.long
 @pytest.mark.slow
 @pytest.mark.parametrize("reference", ["published", "best"])
 def test_20x20_grids_end_to_end_with_physics(
