@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install mechbench with its test extras and Ray (and Debian's Chromium, which the report test renders HTML in),
-# then run the test suite: the main tier, or `long` (the long end-to-end tier) or `all` as the first argument. Extra
+# then run the test suite: the main tier, or `long` (the tests of 15 s or more) or `all` as the first argument. Extra
 # arguments go to pytest (DEVELOPING.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ export MECHBENCH_LITELLM="$proxy_env/bin/litellm"
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
 status=0
-# The tier: the main suite by default; `long` runs the long end-to-end tier, `all` both (DEVELOPING.md).
+# The tier: the main suite by default; `long` the tests of 15 s or more, `all` both (DEVELOPING.md).
 tier=(-m "not long")
 case "${1:-}" in
     long) tier=(-m long); shift ;;
@@ -33,6 +33,6 @@ esac
 # Three workers on two cores: whole files go to a worker (their module fixtures are built once), the longest first
 # (tests/durations.json); the third keeps a core busy while a test waits on a server, a retry back-off or a child
 # process. MECHBENCH_TEST_WORKERS=0 runs in one process.
-MECHBENCH_TEST_SUMMARY="$summary" python -m pytest -n "${MECHBENCH_TEST_WORKERS:-3}" --dist loadfile ${tier[@]+"${tier[@]}"} "$@" || status=$?
+MECHBENCH_TEST_SUMMARY="$summary" python -m pytest -n "${MECHBENCH_TEST_WORKERS:-3}" --dist loadfile --no-loadscope-reorder ${tier[@]+"${tier[@]}"} "$@" || status=$?
 cat "$summary" 2>/dev/null || true
 exit "$status"

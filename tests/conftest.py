@@ -160,13 +160,16 @@ def _test_file(nodeid: str) -> str:
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """A test that reads the publishers' data is marked ``published`` (``-m "not published"`` leaves them out).
+    """A test that reads the publishers' data is marked ``published`` (``-m "not published"`` leaves them out), and a
+    ``long`` one ``slow``.
 
     Files run longest first, by :data:`DURATIONS` (files not in it last, in their own order): xdist's ``loadfile``
     hands out files in this order, so the longest start at once instead of leaving one worker busy at the end."""
     for item in items:
         if PUBLISHED_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.published)
+        if item.get_closest_marker("long") and not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.slow)  # a long test is slow: -m "not slow" leaves it out
     seconds = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
     items.sort(key=lambda item: -seconds.get(_test_file(item.nodeid), 0.0))  # stable: a file's tests keep their order
 

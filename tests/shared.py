@@ -1,6 +1,6 @@
 """Folders a whole test session builds once, however many xdist workers ask for them.
 
-``pytest -n 2`` runs two worker processes, each with its own session fixtures: a costly fixture (the demo, a
+``pytest -n 3`` runs three worker processes, each with its own session fixtures: a costly fixture (the demo, a
 generated set) would be built once per worker. :func:`built_once` builds it once under a file lock in the folder the
 workers share and lets the others read it.
 """

@@ -68,9 +68,9 @@ def test_ray_gives_the_same_bytes_as_the_local_pool(tmp_path: Path, sphyr_data: 
     # The first run starts Ray and stops what it started; the others join one running Ray (as on a cluster), which
     # they leave running (starting Ray four times took most of this test's minutes on a busy machine).
     write_sphyr(ray_out / "sphyr", 3, 11, executor="ray", workers=2)
-    assert not ray.is_initialized()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env=RAY_RUNTIME_ENV)
     try:
+        assert not ray.is_initialized()
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env=RAY_RUNTIME_ENV)
         write_structural(ray_out / "structural", 5, 11, diagrams=False, executor="ray", workers=2)
         write_seesim(ray_out / "seesim", 1, 11, questions="mechbench", executor="ray", workers=2)
         assert _tree(local) == _tree(ray_out)

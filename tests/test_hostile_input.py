@@ -212,7 +212,6 @@ def test_structural_judge_never_raises(reply: str) -> None:
 
 
 @functools.cache
-@functools.cache
 def _first_bundled_task():
     """The bundled set's first StructuralEval task (loaded once: hypothesis asks for it hundreds of times)."""
     return load_tasks(bundled("structural_eval"))[0]

@@ -1,7 +1,8 @@
 """``mechbench eval`` / ``mechbench eval-retry``: Inspect's commands with mechbench's reliability defaults added.
 
-The defaults (see :mod:`mechbench.harness.reliability`) are added only where the user did not give the option, and the
-full command is printed before it runs, so every run can be repeated with plain ``inspect``.
+The defaults (:mod:`mechbench.harness.run_limits`; how they work together: :mod:`mechbench.harness.reliability`) are
+added only where the user did not give the option, and the full command is printed before it runs, so every run can be
+repeated with plain ``inspect``.
 """
 
 from __future__ import annotations
