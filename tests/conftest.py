@@ -159,6 +159,10 @@ def _test_file(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
 
 
+def _recorded_seconds() -> dict[str, float]:
+    return json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that reads the publishers' data is marked ``published`` (``-m "not published"`` leaves them out), and a
     ``long`` one ``slow``.
@@ -170,7 +174,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.published)
         if item.get_closest_marker("long") and not item.get_closest_marker("slow"):
             item.add_marker(pytest.mark.slow)  # a long test is slow: -m "not slow" leaves it out
-    seconds = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+    seconds = _recorded_seconds()
     items.sort(key=lambda item: -seconds.get(_test_file(item.nodeid), 0.0))  # stable: a file's tests keep their order
 
 
@@ -190,7 +194,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     this run did not run; the xdist controller writes, the workers do not)."""
     if not _recorded or hasattr(session.config, "workerinput"):
         return
-    seconds = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+    seconds = _recorded_seconds()
     seconds.update({name: round(value, 1) for name, value in _recorded.items()})
     ordered = dict(sorted(seconds.items(), key=lambda kv: -kv[1]))
     DURATIONS.write_text(json.dumps(ordered, indent=1) + "\n")
