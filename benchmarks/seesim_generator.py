@@ -137,11 +137,11 @@ def _kernel_vs_peer(steps: int) -> list[dict]:
     rho, ux, uy = np.ones((ny, nx)), np.zeros((ny, nx)), np.zeros((ny, nx))
     f = lbm.equilibrium(rho, ux, uy)
     out, temperature = np.empty_like(f), np.zeros((ny, nx))
-    sources, interior = lbm.pull_sources(solid), lbm.interior_cells(solid)
-    lbm.flow_step(f, out, solid, sources, q, inlet, 0.53, 0.0, temperature, rho, ux, uy, interior)
+    cells = lbm.lattice_cells(solid, lbm.pull_sources(solid), q)
+    lbm.flow_step(f, out, solid, inlet, 0.53, 0.0, temperature, rho, ux, uy, cells)
     start = time.perf_counter()
     for _ in range(steps):
-        lbm.flow_step(f, out, solid, sources, q, inlet, 0.53, 0.0, temperature, rho, ux, uy, interior)
+        lbm.flow_step(f, out, solid, inlet, 0.53, 0.0, temperature, rho, ux, uy, cells)
         f, out = out, f
     mine = steps * nx * ny / (time.perf_counter() - start) / 1e6
     g = lbm.equilibrium(np.ones((ny, nx)), np.zeros((ny, nx)), np.zeros((ny, nx)))

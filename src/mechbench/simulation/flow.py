@@ -267,7 +267,7 @@ def run_flow(setup: FlowSetup) -> FlowRun:
     buoyancy = setup.richardson * speed_in**2 / scale if heated else 0.0  # g·β·ΔT with ΔT = 1
     tau_heat = 3 * nu / PRANDTL[setup.fluid] + 0.5
     inlet = _inlet(setup, solid, speed_in)
-    sources, interior = lbm.pull_sources(solid), lbm.interior_cells(solid)
+    cells = lbm.lattice_cells(solid, lbm.pull_sources(solid), q)
     rho = np.ones((ny, nx))
     ux = np.zeros((ny, nx))  # from rest; the inflow ramps up smoothly, so that no pressure wave rings on
     # A small cross-stream disturbance behind the inlet breaks the exact mirror symmetry of the lattice: stable
@@ -299,11 +299,10 @@ def run_flow(setup: FlowSetup) -> FlowRun:
         step += 1
         x = min(1.0, step / ramp)
         # A smooth start (3x² − 2x³, no transcendental function: the same bits on any machine's maths library).
-        lbm.flow_step(f, out, solid, sources, q, inlet * (x * x * (3.0 - 2.0 * x)), tau, buoyancy, temperature, rho,
-                      ux, uy, interior)  # fmt: skip
+        lbm.flow_step(f, out, solid, inlet * (x * x * (3.0 - 2.0 * x)), tau, buoyancy, temperature, rho, ux, uy, cells)
         f, out = out, f
         if heated:
-            lbm.heat_step(g, g_out, solid, hot, tau_heat, ux, uy, temperature)
+            lbm.heat_step(g, g_out, solid, hot, tau_heat, ux, uy, temperature, cells)
             g, g_out = g_out, g
         if step % probe_every == 0:
             # The cross-stream velocity: vortex shedding moves it, the long acoustic modes of the channel do not.

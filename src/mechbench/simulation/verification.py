@@ -197,7 +197,8 @@ class _Lattice:
     def run(self, steps: int, force_links: np.ndarray | None = None, average: int = 0) -> tuple:
         """(ρ, ux, uy, mean force on ``force_links`` over the last ``average`` steps) after ``steps`` steps."""
         ny, nx = self.solid.shape
-        sources, interior = lbm.pull_sources(self.solid), lbm.interior_cells(self.solid)
+        sources = lbm.pull_sources(self.solid)
+        cells = lbm.lattice_cells(self.solid, sources, self.q)
         rho, ux, uy = np.ones((ny, nx)), np.zeros((ny, nx)), np.zeros((ny, nx))
         f = lbm.equilibrium(rho, ux, uy)
         out = np.empty_like(f)
@@ -206,8 +207,8 @@ class _Lattice:
         force = np.zeros(2)
         for step in range(1, steps + 1):
             x = min(1.0, step / ramp)
-            lbm.flow_step(f, out, self.solid, sources, self.q, self.inlet * x * x * (3 - 2 * x), self.tau, 0.0,
-                          temperature, rho, ux, uy, interior)  # fmt: skip
+            lbm.flow_step(f, out, self.solid, self.inlet * x * x * (3 - 2 * x), self.tau, 0.0, temperature, rho, ux, uy,
+                          cells)  # fmt: skip
             if force_links is not None and step > steps - average:
                 force += _momentum_exchange(f, out, sources, self.q, force_links) / average
             f, out = out, f
@@ -374,7 +375,8 @@ def cylinder_dfg_periodic() -> list[Row]:
     dfg = _dfg(100.0)
     lattice = dfg.lattice
     ny, nx = lattice.solid.shape
-    sources, interior = lbm.pull_sources(lattice.solid), lbm.interior_cells(lattice.solid)
+    sources = lbm.pull_sources(lattice.solid)
+    cells = lbm.lattice_cells(lattice.solid, sources, lattice.q)
     rho, ux, uy = np.ones((ny, nx)), np.zeros((ny, nx)), np.zeros((ny, nx))
     f = lbm.equilibrium(rho, ux, uy)
     out, temperature = np.empty_like(f), np.zeros((ny, nx))
@@ -384,8 +386,8 @@ def cylinder_dfg_periodic() -> list[Row]:
     dynamic = 0.5 * dfg.mean**2 * dfg.cells
     for step in range(1, DFG_MAX_FLOW_THROUGHS * through + 1):
         x = min(1.0, step / ramp)
-        lbm.flow_step(f, out, lattice.solid, sources, lattice.q, lattice.inlet * x * x * (3 - 2 * x), lattice.tau,
-                      0.0, temperature, rho, ux, uy, interior)  # fmt: skip
+        lbm.flow_step(f, out, lattice.solid, lattice.inlet * x * x * (3 - 2 * x), lattice.tau, 0.0, temperature, rho,
+                      ux, uy, cells)  # fmt: skip
         if step % DFG_SAMPLE == 0 and step > ramp:
             force = _momentum_exchange(f, out, sources, lattice.q, dfg.links)
             times.append(step)
