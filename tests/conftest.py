@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import mechbench  # noqa: F401  # before any test module loads numpy: its one-BLAS-thread default applies here too
 from tests.published import SKIP_PREFIX, published_data  # first: it notes the user's cache before it is isolated
 from tests.shared import built_once
 

@@ -3,7 +3,19 @@
 Importing the package imports nothing else: ``python -m mechbench`` imports it while the current folder is still
 first on ``sys.path``, so a ``csv.py`` or ``email/`` lying there must not be reached before ``__main__`` takes the
 folder off. The version is read when it is asked for.
+
+It does set one default: a single BLAS thread (``OPENBLAS_NUM_THREADS``, ``MKL_NUM_THREADS``) in a process that
+imports mechbench before numpy (its command line, the Inspect runs it starts, its worker pools), unless the
+environment already says otherwise. mechbench's physics solves small systems, several side by side in threads:
+limiting an already started OpenBLAS pool at run time (:mod:`mechbench.core.threads`) still left two judges calling
+it at once spinning on a busy machine (the SPhyR judge: 61 s of CPU for 4.4 s of work beside two CPU-bound
+processes).
 """
+
+import os as _os
+
+for _variable in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    _os.environ.setdefault(_variable, "1")
 
 __all__ = ["__version__"]
 
