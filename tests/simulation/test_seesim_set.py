@@ -23,7 +23,7 @@ from mechbench.tasks import seesim
 from tests.test_shortcuts import within_chance
 
 # Whole Inspect runs, servers or simulations (left out of -m 'not slow'), in the long tier:
-# a fresh 40-simulation set (about 4 minutes of simulation).
+# a fresh 40-simulation set (about 3 CPU-minutes of simulation).
 pytestmark = [pytest.mark.slow, pytest.mark.long]
 
 OPPOSITE_PAIRS = {
