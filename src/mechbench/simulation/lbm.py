@@ -177,6 +177,24 @@ CHUNK = 64
 """Cells the vectorised path collides at once: its buffers (22 rows of this many values) stay in the L1 cache."""
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _relax_pair(
+    f: float, back: float, q: float, q_back: float, omega_even: float, omega_odd: float
+) -> tuple[float, float]:
+    """TRT relaxation of an opposite pair: its even part at ``omega_even``, its odd part at ``omega_odd``."""
+    even, odd = 0.5 * (f + back - q - q_back), 0.5 * (f - back - q + q_back)
+    return f - omega_even * even - omega_odd * odd, back - omega_even * even + omega_odd * odd
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _force_pair(
+    o: float, back: float, s: float, s_back: float, even_part: float, odd_part: float
+) -> tuple[float, float]:
+    """Guo's source terms added to an opposite pair, split into even and odd parts like the populations."""
+    even, odd = 0.5 * (s + s_back), 0.5 * (s - s_back)
+    return o + (even_part * even + odd_part * odd), back + (even_part * even - odd_part * odd)
+
+
 @njit(cache=True, nogil=True, inline="always", error_model="numpy")
 def _collide(
     f0: float, f1: float, f2: float, f3: float, f4: float, f5: float, f6: float, f7: float, f8: float,
@@ -206,14 +224,10 @@ def _collide(
     q8 = w5 * (1.0 + 3.0 * e8 + 4.5 * e8 * e8 - square)
     # The rest population is even; each opposite pair (1, 3), (2, 4), (5, 7), (6, 8) relaxes together.
     o0 = f0 - omega_even * (f0 - q0)
-    even, odd = 0.5 * (f1 + f3 - q1 - q3), 0.5 * (f1 - f3 - q1 + q3)
-    o1, o3 = f1 - omega_even * even - omega_odd * odd, f3 - omega_even * even + omega_odd * odd
-    even, odd = 0.5 * (f2 + f4 - q2 - q4), 0.5 * (f2 - f4 - q2 + q4)
-    o2, o4 = f2 - omega_even * even - omega_odd * odd, f4 - omega_even * even + omega_odd * odd
-    even, odd = 0.5 * (f5 + f7 - q5 - q7), 0.5 * (f5 - f7 - q5 + q7)
-    o5, o7 = f5 - omega_even * even - omega_odd * odd, f7 - omega_even * even + omega_odd * odd
-    even, odd = 0.5 * (f6 + f8 - q6 - q8), 0.5 * (f6 - f8 - q6 + q8)
-    o6, o8 = f6 - omega_even * even - omega_odd * odd, f8 - omega_even * even + omega_odd * odd
+    o1, o3 = _relax_pair(f1, f3, q1, q3, omega_even, omega_odd)
+    o2, o4 = _relax_pair(f2, f4, q2, q4, omega_even, omega_odd)
+    o5, o7 = _relax_pair(f5, f7, q5, q7, omega_even, omega_odd)
+    o6, o8 = _relax_pair(f6, f8, q6, q8, omega_even, omega_odd)
     if forced and force != 0.0:  # Guo's forcing, split into its even and odd parts like the populations
         # s_i = w_i (3 (e_iy − v_y) + 9 (e_i·u) e_iy) F, with each direction's e_ix, e_iy written out as floats.
         s0 = W_REST * (3.0 * (0.0 - vy) + 9.0 * (0.0 * vx + 0.0 * vy) * 0.0) * force
@@ -227,18 +241,10 @@ def _collide(
         s8 = W_DIAGONAL * (3.0 * (-1.0 - vy) + 9.0 * (1.0 * vx + -1.0 * vy) * -1.0) * force
         even_part, odd_part = 1.0 - 0.5 * omega_even, 1.0 - 0.5 * omega_odd
         o0 += even_part * s0
-        even, odd = 0.5 * (s1 + s3), 0.5 * (s1 - s3)
-        o1 += even_part * even + odd_part * odd
-        o3 += even_part * even - odd_part * odd
-        even, odd = 0.5 * (s2 + s4), 0.5 * (s2 - s4)
-        o2 += even_part * even + odd_part * odd
-        o4 += even_part * even - odd_part * odd
-        even, odd = 0.5 * (s5 + s7), 0.5 * (s5 - s7)
-        o5 += even_part * even + odd_part * odd
-        o7 += even_part * even - odd_part * odd
-        even, odd = 0.5 * (s6 + s8), 0.5 * (s6 - s8)
-        o6 += even_part * even + odd_part * odd
-        o8 += even_part * even - odd_part * odd
+        o1, o3 = _force_pair(o1, o3, s1, s3, even_part, odd_part)
+        o2, o4 = _force_pair(o2, o4, s2, s4, even_part, odd_part)
+        o5, o7 = _force_pair(o5, o7, s5, s7, even_part, odd_part)
+        o6, o8 = _force_pair(o6, o8, s6, s8, even_part, odd_part)
     return o0, o1, o2, o3, o4, o5, o6, o7, o8, r, vx, vy
 
 
@@ -283,29 +289,25 @@ def _collide_runs(
         for a in range(runs[run, 0], runs[run, 1], CHUNK):
             m = min(CHUNK, runs[run, 1] - a)
             for i in range(9):
-                source, row = pulled[i, a + offsets[i] : a + offsets[i] + m], given[i]
-                for j in range(m):
-                    row[j] = source[j]
-            source, row = heat[a : a + m], given[9]
-            for j in range(m):
-                row[j] = source[j]
+                _copy(given[i], pulled[i, a + offsets[i] : a + offsets[i] + m], m)
+            _copy(given[9], heat[a : a + m], m)
             if buoyancy != 0.0:
                 _collide_chunk(given, taken, m, buoyancy, omega_even, omega_odd, True)
             else:
                 _collide_chunk(given, taken, m, buoyancy, omega_even, omega_odd, False)
             for i in range(9):
-                target, row = written[i, a : a + m], taken[i]
-                for j in range(m):
-                    target[j] = row[j]
-            _copy_out(density[a : a + m], taken[9], m)
-            _copy_out(vel_x[a : a + m], taken[10], m)
-            _copy_out(vel_y[a : a + m], taken[11], m)
+                _copy(written[i, a : a + m], taken[i], m)
+            _copy(density[a : a + m], taken[9], m)
+            _copy(vel_x[a : a + m], taken[10], m)
+            _copy(vel_y[a : a + m], taken[11], m)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _copy_out(target: np.ndarray, row: np.ndarray, m: int) -> None:
+def _copy(target: np.ndarray, source: np.ndarray, m: int) -> None:
+    """The first ``m`` values of ``source`` into ``target``: a plain loop between two one-dimensional views, which
+    the compiler vectorises (a slice assignment would check for overlap and may copy through a temporary)."""
     for j in range(m):
-        target[j] = row[j]
+        target[j] = source[j]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -394,9 +396,9 @@ def _heat_runs(
         for a in range(runs[run, 0], runs[run, 1], CHUNK):
             m = min(CHUNK, runs[run, 1] - a)
             for i in range(5):
-                _copy_out(given[i], g[i, a + offsets[i] : a + offsets[i] + m], m)
-            _copy_out(given[5], ux[a : a + m], m)
-            _copy_out(given[6], uy[a : a + m], m)
+                _copy(given[i], g[i, a + offsets[i] : a + offsets[i] + m], m)
+            _copy(given[5], ux[a : a + m], m)
+            _copy(given[6], uy[a : a + m], m)
             for j in range(m):
                 l0, l1, l2, l3, l4 = given[0, j], given[1, j], given[2, j], given[3, j], given[4, j]
                 vx, vy = given[5, j], given[6, j]
@@ -409,8 +411,8 @@ def _heat_runs(
                 taken[4, j] = l4 - (l4 - W5_AXIS * t * (1.0 + 3.0 * (0.0 * vx + -1.0 * vy))) / tau
                 taken[5, j] = t
             for i in range(5):
-                _copy_out(out[i, a : a + m], taken[i], m)
-            _copy_out(temperature[a : a + m], taken[5], m)
+                _copy(out[i, a : a + m], taken[i], m)
+            _copy(temperature[a : a + m], taken[5], m)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -431,8 +433,9 @@ def heat_step(
     count = ny * nx
     _heat_runs(g.reshape(5, count), out.reshape(5, count), ux.reshape(count), uy.reshape(count),
                temperature.reshape(count), cells.runs, nx, tau)  # fmt: skip
+    flat_temperature, flat_hot = temperature.reshape(count), hot.reshape(count)
     for k in cells.solid:
-        temperature[k // nx, k % nx] = 1.0 if hot[k // nx, k % nx] else 0.0
+        flat_temperature[k] = 1.0 if flat_hot[k] else 0.0
     local = np.empty(5)
     for k in cells.edge:
         y, x = k // nx, k % nx
