@@ -1,5 +1,5 @@
 """``mechbench eval`` and ``mechbench eval-retry``: Inspect's commands with mechbench's checks and reliability
-defaults, run as a child process whose signals and exit code mechbench passes on."""
+defaults, run in the same process after the checks (:mod:`mechbench.cli.inspect_run`)."""
 
 from __future__ import annotations
 
@@ -24,39 +24,19 @@ def register(app: typer.Typer) -> None:
 PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
-FORWARDED_SIGNALS = ("SIGTERM", "SIGINT", "SIGHUP")
-"""Signals ``mechbench eval`` passes on to its Inspect child, so stopping it never leaves an orphan running."""
-
-
 def _run_inspect(argv: list[str]) -> None:
-    import os
-    import signal
-    import subprocess
     import time
 
     from mechbench.cli.eval_argv import failed_runs, log_dir, mask_task_urls, shown_command
+    from mechbench.cli.inspect_run import run_inspect
     from mechbench.sources.download import SECRET_URLS_VARIABLE
 
     argv, secret_urls = mask_task_urls(argv)
-    env = {**os.environ, SECRET_URLS_VARIABLE: json.dumps(secret_urls)} if secret_urls else None
-    # -P: the current folder is not put on the child's sys.path, so a module lying there (a dataset copy run
-    # with -T data=.) is never imported in place of one Inspect needs.
-    command = [sys.executable, "-P", "-m", "mechbench.cli.inspect_child", *argv]
+    if secret_urls:
+        os.environ[SECRET_URLS_VARIABLE] = json.dumps(secret_urls)
     typer.echo("+ inspect " + shown_command(argv), err=True)
     started = time.time() - 1  # file times are coarse on some file systems
-    child = subprocess.Popen(command, env=env)
-
-    def forward(signum: int, frame: object) -> None:
-        if child.poll() is None:
-            child.send_signal(signum)
-
-    handled = [getattr(signal, name) for name in FORWARDED_SIGNALS if hasattr(signal, name)]
-    previous = {signum: signal.signal(signum, forward) for signum in handled}
-    try:
-        code = child.wait()
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+    code = run_inspect(argv)
     if code == 0:  # Inspect exits 0 when a task ends in error; a run that did not finish must not look finished
         failed = failed_runs(log_dir(argv), started)
         for path, message in failed:
@@ -64,7 +44,7 @@ def _run_inspect(argv: list[str]) -> None:
                 f"error: the run ended in error: {message} (log: {path}; resume: mechbench eval-retry {path})", err=True
             )
         code = 1 if failed else 0
-    raise typer.Exit(code if code >= 0 else 128 - code)
+    raise typer.Exit(code)
 
 
 def eval_command(

@@ -76,14 +76,22 @@ def one_line(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
 
 
+def uncaught_line(error: BaseException) -> tuple[str, int] | None:
+    """What a command prints for ``error`` reaching the top, and its exit code: a mechbench error one line with exit 2,
+    a file-system failure one line naming the path with exit 1; None for anything else (a traceback's business)."""
+    found = find_mechbench_error(error)
+    if found is not None:
+        return f"error: {one_line(found)}", USAGE_EXIT
+    disk = find_file_system_error(error)
+    if disk is not None:
+        return file_system_line(disk), 1
+    return None
+
+
 def _command_line_program() -> bool:
     program = Path(sys.argv[0]).name if sys.argv and sys.argv[0] else ""
     parent = Path(sys.argv[0]).parent.name if sys.argv and sys.argv[0] else ""
-    return (
-        program in ("inspect", "mechbench")
-        or (program == "__main__.py" and parent == "inspect_ai")
-        or (program == "inspect_child.py" and parent == "cli")  # the Inspect process ``mechbench eval`` runs
-    )
+    return program in ("inspect", "mechbench") or (program == "__main__.py" and parent in ("inspect_ai", "mechbench"))
 
 
 def install_usage_hook() -> None:
@@ -93,14 +101,10 @@ def install_usage_hook() -> None:
     previous = sys.excepthook
 
     def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
-        found = find_mechbench_error(error)
-        if found is not None:
-            print(f"error: {one_line(found)}", file=sys.stderr)
-            sys.exit(USAGE_EXIT)
-        disk = find_file_system_error(error)
-        if disk is not None:
-            print(file_system_line(disk), file=sys.stderr)
-            sys.exit(1)
+        line = uncaught_line(error)
+        if line is not None:
+            print(line[0], file=sys.stderr)
+            sys.exit(line[1])
         previous(kind, error, trace)
 
     hook._mechbench = 1  # type: ignore[attr-defined]

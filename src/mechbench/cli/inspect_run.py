@@ -1,0 +1,66 @@
+"""Inspect's own ``eval`` and ``eval-retry`` commands, run in ``mechbench eval``'s process, with a provider's failures
+shown as one line per distinct cause instead of the whole request at every retry (the log keeps everything).
+
+They run in the same process rather than a child: the checks before them have already imported Inspect and every
+benchmark, and a second interpreter importing them again cost about 3 CPU-seconds per run (docs/speed.md). Only
+those two commands are loaded, not Inspect's whole command line (its agent protocol server, viewer and sandboxes).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+
+from mechbench.cli.provider_errors import ShortSampleErrors
+
+RUN_LOGGER = "inspect_ai._eval.task.run"
+"""The logger Inspect reports sample errors on."""
+
+
+def _forget_current_folder() -> None:
+    """Take the current folder off the front of ``sys.path`` (``python -c`` puts it there), as ``python -P`` would: a
+    module lying where the user runs (a dataset copy run with ``-T data=.``) is never imported in place of one Inspect
+    needs."""
+    if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.getcwd():
+        del sys.path[0]
+
+
+def run_inspect(argv: list[str]) -> int:
+    """Run ``inspect eval …`` or ``inspect eval-retry …`` (``argv`` without ``inspect``) as Inspect's command line
+    does; return its exit code. An exception that reaches the top is what Inspect's own command would print: a mechbench
+    usage error one line with exit 2, a file-system failure one line naming the path with exit 1, anything else
+    Inspect's traceback with exit 1."""
+    import click
+    from inspect_ai._cli.eval import eval_command, eval_retry_command
+    from inspect_ai._util.dotenv import init_dotenv
+    from inspect_ai._util.error import set_exception_hook
+
+    from mechbench.harness.usage import TRACEBACK_VARIABLE, uncaught_line
+
+    @click.group()
+    def inspect() -> None:
+        """Inspect's eval commands."""
+
+    inspect.add_command(eval_command)
+    inspect.add_command(eval_retry_command)
+    _forget_current_folder()
+    logging.getLogger(RUN_LOGGER).addFilter(ShortSampleErrors())
+    # What Inspect's own entry point does before its commands run.
+    set_exception_hook()
+    init_dotenv()
+    try:
+        inspect.main(args=argv, prog_name="inspect", auto_envvar_prefix="INSPECT")
+    except SystemExit as done:
+        return done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    except Exception as error:
+        line = None if os.environ.get(TRACEBACK_VARIABLE) else uncaught_line(error)
+        if line is not None:
+            print(line[0], file=sys.stderr)
+            return line[1]
+        try:
+            sys.excepthook(type(error), error, error.__traceback__)
+        except SystemExit as done:
+            return done.code if isinstance(done.code, int) else 1
+        return 1
+    return 0
