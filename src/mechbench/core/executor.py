@@ -31,8 +31,8 @@ def _run_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
 
 
 # Each worker is one core's worth of work: BLAS threads on top would oversubscribe the machine (measured
-# here: 2 workers with default BLAS threading ran 3× slower than 1). Workers are spawned, not forked, so
-# that these variables take effect before numpy loads.
+# here: 2 workers with default BLAS threading ran 3× slower than 1). Workers start from a fresh interpreter
+# (a fork server or spawn), never a fork of the caller, so that these variables take effect before numpy loads.
 _SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 RAY_RUNTIME_ENV = {"env_vars": _SINGLE_THREAD_ENV}
 
@@ -64,6 +64,17 @@ def run_batch(
     return [r for chunk in results for r in chunk]
 
 
+def _pool_context(fn: Callable) -> Any:
+    """Where the local pool's workers come from: forked from a fork server that imported ``fn``'s module once (it
+    lives as long as this process, so later pools start without importing again), or spawned where there is none.
+    The server is a fresh interpreter started in this process's environment, like a spawned worker."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__, fn.__module__])  # only the first pool's: the server starts once
+    return context
+
+
 def _run_local(fn: Callable, chunks: list[list], workers: int | None, progress: Callable | None) -> list[list]:
     workers = workers or os.cpu_count() or 1
     if workers == 1:
@@ -80,7 +91,7 @@ def _run_local(fn: Callable, chunks: list[list], workers: int | None, progress: 
             saved = {key: os.environ.get(key) for key in _SINGLE_THREAD_ENV}
             os.environ.update(_SINGLE_THREAD_ENV)
             try:
-                context = multiprocessing.get_context("spawn")
+                context = _pool_context(fn)
                 with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
                     futures = {pool.submit(_run_chunk, fn, chunks[k]): k for k in pending}
                     for future in concurrent.futures.as_completed(futures):
