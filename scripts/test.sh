@@ -21,6 +21,10 @@ if [ ! -x "$proxy_env/bin/litellm" ]; then
     "$proxy_env/bin/pip" install -q --disable-pip-version-check -r tests/litellm-proxy.txt
 fi
 export MECHBENCH_LITELLM="$proxy_env/bin/litellm"
+# The suite starts Python a few hundred times: where the environment turns byte-code caches off, every start would
+# compile mechbench's modules again (0.2-0.4 s of CPU each; docs/speed.md). They go to the checkout's ignored
+# __pycache__ folders.
+unset PYTHONDONTWRITEBYTECODE
 summary="$(mktemp)"
 trap 'rm -f "$summary"' EXIT
 status=0

@@ -36,7 +36,12 @@ def _repository_files() -> list[str]:
 
 
 def _tree(root: Path) -> dict[str, bytes]:
-    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    """Every file under ``root`` but Python's byte-code caches (an import writes them; they are no edit)."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in root.rglob("*")
+        if p.is_file() and "__pycache__" not in p.relative_to(root).parts
+    }
 
 
 def _run(command: list[str], cwd: Path, env: dict[str, str]) -> str:
