@@ -37,6 +37,23 @@ def test_local_pool_keeps_order_and_retries_a_lost_chunk(tmp_path: Path) -> None
     assert Path(marker).exists()  # the worker really died once
 
 
+def _worker_start(_: int) -> tuple[int, str | None]:
+    return os.getppid(), os.environ.get("OPENBLAS_NUM_THREADS")
+
+
+def test_later_pools_start_from_the_same_fork_server_with_one_blas_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers are not forks of the caller (its BLAS pool and threads stay behind) but children of one fork server
+    that outlives a pool, so a second pool imports nothing again; each worker runs one BLAS thread even where the
+    caller's environment asks for more."""
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    first = run_batch(_worker_start, list(range(4)), workers=2, chunk_size=1)
+    second = run_batch(_worker_start, list(range(4)), workers=2, chunk_size=1)
+    parents = {parent for parent, _ in first + second}
+    assert len(parents) == 1 and os.getpid() not in parents
+    assert {threads for _, threads in first + second} == {"1"}
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "4"  # the caller's own setting is given back
+
+
 def test_unknown_executor() -> None:
     with pytest.raises(ExecutorError, match="executor must be one of"):
         run_batch(_square, [1], executor="spark")
