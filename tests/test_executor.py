@@ -37,8 +37,8 @@ def test_local_pool_keeps_order_and_retries_a_lost_chunk(tmp_path: Path) -> None
     assert Path(marker).exists()  # the worker really died once
 
 
-def _worker_start(_: int) -> tuple[int, str | None]:
-    return os.getppid(), os.environ.get("OPENBLAS_NUM_THREADS")
+def _worker_start(_: int) -> tuple[int, str | None, str | None]:
+    return os.getppid(), os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("MECHBENCH_POOL_MARK")
 
 
 def test_later_pools_start_from_the_same_fork_server_with_one_blas_thread(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -46,11 +46,14 @@ def test_later_pools_start_from_the_same_fork_server_with_one_blas_thread(monkey
     that outlives a pool, so a second pool imports nothing again; each worker runs one BLAS thread even where the
     caller's environment asks for more."""
     monkeypatch.setenv("OPENBLAS_NUM_THREADS", "4")
+    monkeypatch.setenv("MECHBENCH_POOL_MARK", "first")
     first = run_batch(_worker_start, list(range(4)), workers=2, chunk_size=1)
+    monkeypatch.setenv("MECHBENCH_POOL_MARK", "second")  # a later pool's workers see the environment of its time
     second = run_batch(_worker_start, list(range(4)), workers=2, chunk_size=1)
-    parents = {parent for parent, _ in first + second}
+    parents = {parent for parent, _, _ in first + second}
     assert len(parents) == 1 and os.getpid() not in parents
-    assert {threads for _, threads in first + second} == {"1"}
+    assert {threads for _, threads, _ in first + second} == {"1"}
+    assert {mark for _, _, mark in first} == {"first"} and {mark for _, _, mark in second} == {"second"}
     assert os.environ["OPENBLAS_NUM_THREADS"] == "4"  # the caller's own setting is given back
 
 

@@ -69,7 +69,7 @@ def mask_task_urls(args: list[str]) -> tuple[list[str], dict[str, str]]:
     """``args`` with credentials in ``-T name=URL`` values masked, and the masked → real URL mapping.
 
     Inspect records task arguments in the log as given; the masked URL goes there, the real one reaches the
-    download through the environment of the Inspect process (:data:`mechbench.sources.download.SECRET_URLS_VARIABLE`).
+    download through the environment during the Inspect run (:data:`mechbench.sources.download.SECRET_URLS_VARIABLE`).
     """
     out, secrets = list(args), {}
     for i, arg in enumerate(out):

@@ -35,7 +35,10 @@ def _run_inspect(argv: list[str]) -> None:
         os.environ[SECRET_URLS_VARIABLE] = json.dumps(secret_urls)
     typer.echo("+ inspect " + shown_command(argv), err=True)
     started = time.time() - 1  # file times are coarse on some file systems
-    code = run_inspect(argv)
+    try:
+        code = run_inspect(argv)
+    finally:
+        os.environ.pop(SECRET_URLS_VARIABLE, None)  # the real URLs: for this run's downloads only
     if code == 0:  # Inspect exits 0 when a task ends in error; a run that did not finish must not look finished
         failed = failed_runs(log_dir(argv), started)
         for path, message in failed:

@@ -19,9 +19,9 @@ RUN_LOGGER = "inspect_ai._eval.task.run"
 
 
 def _forget_current_folder() -> None:
-    """Take the current folder off the front of ``sys.path`` (``python -c`` puts it there), as ``python -P`` would: a
-    module lying where the user runs (a dataset copy run with ``-T data=.``) is never imported in place of one Inspect
-    needs."""
+    """Take the current folder off the front of ``sys.path`` (``python -c`` puts it there) before Inspect loads the
+    task: a module lying where the user runs (a dataset copy run with ``-T data=.``) is not imported in place of one
+    Inspect needs. The ``mechbench`` command and ``python -m mechbench`` never have it there (``__main__``)."""
     if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.getcwd():
         del sys.path[0]
 
@@ -49,10 +49,12 @@ def run_inspect(argv: list[str]) -> int:
     # What Inspect's own entry point does before its commands run.
     set_exception_hook()
     init_dotenv()
+    given = sys.argv
+    sys.argv = ["inspect", *argv]  # what Inspect reads back (--detach restarts the run from it): the completed argv
     try:
         inspect.main(args=argv, prog_name="inspect", auto_envvar_prefix="INSPECT")
     except SystemExit as done:
-        return done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+        return _exit_code(done)
     except Exception as error:
         line = None if os.environ.get(TRACEBACK_VARIABLE) else uncaught_line(error)
         if line is not None:
@@ -61,6 +63,16 @@ def run_inspect(argv: list[str]) -> int:
         try:
             sys.excepthook(type(error), error, error.__traceback__)
         except SystemExit as done:
-            return done.code if isinstance(done.code, int) else 1
+            return _exit_code(done)
         return 1
+    finally:
+        sys.argv = given
     return 0
+
+
+def _exit_code(done: SystemExit) -> int:
+    """The exit code ``sys.exit(code)`` gives: an int as it is, None 0, anything else printed and 1."""
+    if done.code is None or isinstance(done.code, int):
+        return done.code or 0
+    print(done.code, file=sys.stderr)
+    return 1

@@ -10,6 +10,7 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -32,7 +33,8 @@ def _run_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
 
 # Each worker is one core's worth of work: BLAS threads on top would oversubscribe the machine (measured
 # here: 2 workers with default BLAS threading ran 3× slower than 1). Workers start from a fresh interpreter
-# (a fork server or spawn), never a fork of the caller, so that these variables take effect before numpy loads.
+# (a fork server this module started with these variables, or spawn), never a fork of the caller, so that these
+# variables take effect before numpy loads.
 _SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 RAY_RUNTIME_ENV = {"env_vars": _SINGLE_THREAD_ENV}
 
@@ -64,15 +66,35 @@ def run_batch(
     return [r for chunk in results for r in chunk]
 
 
+_SERVER_OURS = False
+"""Whether this module started the process's fork server (in the pools' one-BLAS-thread environment)."""
+
+
 def _pool_context(fn: Callable) -> Any:
-    """Where the local pool's workers come from: forked from a fork server that imported ``fn``'s module once (it
-    lives as long as this process, so later pools start without importing again), or spawned where there is none.
-    The server is a fresh interpreter started in this process's environment, like a spawned worker."""
-    if "forkserver" not in multiprocessing.get_all_start_methods():
-        return multiprocessing.get_context("spawn")
+    """Where the local pool's workers come from: on Linux, forked from a fork server that this module started, in the
+    one-BLAS-thread environment, with ``fn``'s module imported once (it lives as long as this process, so later pools
+    start without importing again); elsewhere, or when something else started the fork server, spawned."""
+    global _SERVER_OURS
+    spawn = multiprocessing.get_context("spawn")
+    if not sys.platform.startswith("linux") or "forkserver" not in multiprocessing.get_all_start_methods():
+        return spawn  # macOS keeps spawn: forking after its system libraries load is unsafe there
+    from multiprocessing import forkserver
+
+    started = getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None) is not None
+    if started and not _SERVER_OURS:
+        return spawn
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__, fn.__module__])  # only the first pool's: the server starts once
+    if not started:
+        module = getattr(fn, "__module__", None)
+        context.set_forkserver_preload([__name__, *([module] if isinstance(module, str) else [])])
+        _SERVER_OURS = True
     return context
+
+
+def _take_environment(environ: dict[str, str]) -> None:
+    """A worker's environment: the caller's at the time of its pool (a fork server keeps the one it started with)."""
+    os.environ.clear()
+    os.environ.update(environ)
 
 
 def _run_local(fn: Callable, chunks: list[list], workers: int | None, progress: Callable | None) -> list[list]:
@@ -92,7 +114,12 @@ def _run_local(fn: Callable, chunks: list[list], workers: int | None, progress: 
             os.environ.update(_SINGLE_THREAD_ENV)
             try:
                 context = _pool_context(fn)
-                with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+                with concurrent.futures.ProcessPoolExecutor(
+                    max_workers=workers,
+                    mp_context=context,
+                    initializer=_take_environment,
+                    initargs=(dict(os.environ),),
+                ) as pool:
                     futures = {pool.submit(_run_chunk, fn, chunks[k]): k for k in pending}
                     for future in concurrent.futures.as_completed(futures):
                         results[futures[future]] = future.result()

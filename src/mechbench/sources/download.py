@@ -185,7 +185,7 @@ def _extract(archive: Path, target: Path) -> None:
 
 
 SECRET_URLS_VARIABLE = "MECHBENCH_SECRET_URLS"
-"""Set by ``mechbench eval`` for the Inspect process it starts: a JSON object from each masked data URL it
+"""Set by ``mechbench eval`` for the Inspect run it starts: a JSON object from each masked data URL it
 passed as a task argument to the real URL, so the token reaches the download but never the log."""
 
 
