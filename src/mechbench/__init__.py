@@ -17,7 +17,17 @@ import os as _os
 for _variable in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     _os.environ.setdefault(_variable, "1")
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "forget_current_folder"]
+
+
+def forget_current_folder() -> None:
+    """Take the current folder off the front of ``sys.path``, where ``python -m`` and ``python -c`` put it, so that a
+    module lying where the user runs (a ``csv.py``, a dataset copy run with ``-T data=.``) is never imported in place
+    of one mechbench or Inspect needs. Imports nothing beyond ``os`` and ``sys``."""
+    import sys
+
+    if sys.path and _os.path.abspath(sys.path[0] or _os.curdir) == _os.getcwd():
+        del sys.path[0]
 
 
 def __getattr__(name: str) -> str:

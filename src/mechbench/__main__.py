@@ -5,12 +5,10 @@ a module lying in the folder a user runs from (a downloaded dataset copy, say) i
 mechbench needs. The ``mechbench`` command never adds it.
 """
 
-import os
-import sys
+from mechbench import forget_current_folder
 
-if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.getcwd():
-    del sys.path[0]
+forget_current_folder()
 
-from mechbench.cli import main
+from mechbench.cli import main  # noqa: E402  # only once the current folder is off sys.path
 
 main()

@@ -12,18 +12,11 @@ import logging
 import os
 import sys
 
+from mechbench import forget_current_folder
 from mechbench.cli.provider_errors import ShortSampleErrors
 
 RUN_LOGGER = "inspect_ai._eval.task.run"
 """The logger Inspect reports sample errors on."""
-
-
-def _forget_current_folder() -> None:
-    """Take the current folder off the front of ``sys.path`` (``python -c`` puts it there) before Inspect loads the
-    task: a module lying where the user runs (a dataset copy run with ``-T data=.``) is not imported in place of one
-    Inspect needs. The ``mechbench`` command and ``python -m mechbench`` never have it there (``__main__``)."""
-    if sys.path and os.path.abspath(sys.path[0] or os.curdir) == os.getcwd():
-        del sys.path[0]
 
 
 def run_inspect(argv: list[str]) -> int:
@@ -44,7 +37,7 @@ def run_inspect(argv: list[str]) -> int:
 
     inspect.add_command(eval_command)
     inspect.add_command(eval_retry_command)
-    _forget_current_folder()
+    forget_current_folder()  # python -c puts it there; Inspect loads the task next
     logging.getLogger(RUN_LOGGER).addFilter(ShortSampleErrors())
     # What Inspect's own entry point does before its commands run.
     set_exception_hook()
