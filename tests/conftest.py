@@ -8,6 +8,7 @@ generators, files a test writes). Only the tests that reproduce published number
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -18,6 +19,11 @@ from tests.published import SKIP_PREFIX, published_data  # first: it notes the u
 from tests.shared import built_once
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+# Inspect serves a control channel (FastAPI on a socket, for `inspect ctl`) during every eval; no test talks to it,
+# and it costs about 0.4 s of CPU in each process that runs an eval (docs/speed.md). Set here, it reaches the
+# suite's evals in this process and in the commands it starts; CI's wheel smoke runs the demo with it on.
+os.environ.setdefault("INSPECT_EVAL_CTL_SERVER", "false")
 
 
 def _owned_copy(factory: pytest.TempPathFactory, name: str, source: Path) -> Path:
