@@ -10,7 +10,6 @@ import base64
 import hashlib
 import json
 import re
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.harness.run_limits import ATTEMPT_TIMEOUT, EVAL_DEFAULTS, MAX_RETRIES, TIMEOUT
 from mechbench.tasks import sphyr, structural_eval
+from tests import forked_command as forked
 from tests.fault_server import FAULTS, FaultServer, message_images, message_text
 
 # Whole Inspect runs, servers or simulations (left out of -m 'not slow'), in the long tier:
@@ -98,7 +98,7 @@ def run_cli(task_args: list[str], server: FaultServer, log_dir: Path) -> EvalLog
         "--display",
         "none",
     ]
-    ran = subprocess.run(
+    ran = forked.run(
         [*MECHBENCH, "eval", *task_args, "--model", MODEL, "--model-base-url", server.url, *options],
         capture_output=True,
         text=True,

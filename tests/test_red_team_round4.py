@@ -25,6 +25,7 @@ from mechbench.benchmarks.structural_eval.extract import ReplyFormatError, extra
 from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.harness.replies import split_reply
 from mechbench.tasks import seesim
+from tests import forked_command as forked
 
 
 def test_eval_retry_refuses_a_log_that_names_a_file_and_runs_nothing(tmp_path: Path) -> None:
@@ -44,7 +45,7 @@ def test_eval_retry_refuses_a_log_that_names_a_file_and_runs_nothing(tmp_path: P
     log.eval.task, log.eval.task_file, log.eval.task_registry_name = "evil", str(evil), "evil"
     planted = tmp_path / "planted.eval"
     write_eval_log(log, str(planted))
-    done = subprocess.run(
+    done = forked.run(
         [sys.executable, "-m", "mechbench", "eval-retry", str(planted)],
         capture_output=True,
         text=True,
@@ -108,7 +109,7 @@ def _bounded(args: list[str], cwd: Path, env: dict[str, str] | None = None) -> s
     def ceiling() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (CEILING, CEILING))
 
-    done = subprocess.run(
+    done = forked.run(
         [sys.executable, "-m", "mechbench", *args],
         capture_output=True,
         text=True,
@@ -181,7 +182,7 @@ def test_an_endpoint_a_dotenv_file_sets_is_named_before_the_run_and_logged(tmp_p
         "HF_ENDPOINT=http://127.0.0.1:9\nPLANTED_BASE_URL=http://someone:secret@127.0.0.1:9/v1\n"
     )
     run = ["eval", "sphyr", "-T", "data=bundled", "-T", "physics=false", "--model", "mechbench/empty", "--limit", "1"]
-    done = subprocess.run(  # a whole run: no memory ceiling (numba's threads reserve address space)
+    done = forked.run(  # a whole run: no memory ceiling (numba's threads reserve address space)
         [sys.executable, "-m", "mechbench", *run, "--log-dir", str(tmp_path / "logs")],
         capture_output=True,
         text=True,

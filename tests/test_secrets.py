@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import threading
 import zipfile
 from collections.abc import Iterator
@@ -17,6 +16,7 @@ import pytest
 from mechbench.core.errors import DataSourceError
 from mechbench.sources.download import fetch_url
 from mechbench.sources.resolve import bundled, resolve_source
+from tests import forked_command as forked
 from tests.fault_server import FaultServer
 from tests.test_api_faults import FAKE_KEY, MECHBENCH, MODEL, sphyr_answer
 
@@ -55,7 +55,7 @@ def test_api_key_stays_out_of_logs_reports_and_output(tmp_path: Path) -> None:
     with FaultServer(sphyr_answer, [("rate_limit",), ("http_500",), ("drop",)]) as server:
         # The key given as a model argument (the riskiest way: it is part of the command line).
         key, out = ["-M", f"api_key={FAKE_KEY}"], ["--log-dir", str(logs), "--display", "plain"]
-        ran = subprocess.run(
+        ran = forked.run(
             [*MECHBENCH, "eval", *task, "--model", MODEL, "--model-base-url", server.url, *key, *out],
             env=env,
             capture_output=True,
@@ -69,7 +69,7 @@ def test_api_key_stays_out_of_logs_reports_and_output(tmp_path: Path) -> None:
     # printed (an address where nothing listens is refused before Inspect starts: see test_readme_evaluate).
     with FaultServer(sphyr_answer, [("drop",) * 50] * 10) as dropping:
         nowhere = ["--model-base-url", dropping.url, "--max-retries", "0", "--retry-on-error", "0"]
-        failed = subprocess.run(
+        failed = forked.run(
             [*MECHBENCH, "eval", *task, "--model", MODEL, *nowhere, *key, *out],
             env=env,
             capture_output=True,
@@ -78,7 +78,7 @@ def test_api_key_stays_out_of_logs_reports_and_output(tmp_path: Path) -> None:
         )
     assert "APIConnectionError" in failed.stdout + failed.stderr  # the error was printed
     assert failed.returncode == 1 and "the run ended in error" in failed.stderr  # and the run is not called done
-    reported = subprocess.run([*MECHBENCH, "report", str(logs), "-o", str(report)], capture_output=True, text=True)
+    reported = forked.run([*MECHBENCH, "report", str(logs), "-o", str(report)], capture_output=True, text=True)
     assert reported.returncode == 0, reported.stderr
     for output in (ran.stdout, ran.stderr, failed.stdout, failed.stderr, reported.stdout, reported.stderr):
         assert FAKE_KEY not in output
@@ -182,7 +182,7 @@ def test_a_server_echoing_the_key_does_not_leak_it(tmp_path: Path, how: str) -> 
     task = ["sphyr", "-T", "data=bundled", "-T", "subject=full_easy", "-T", "samples=5", "-T", "physics=false"]
     schedule = [("echo_401",), ("echo_400",), ("echo_429",), ("echo_500",), ("echo_reply",)]
     with FaultServer(sphyr_answer, schedule) as server:
-        ran = subprocess.run(
+        ran = forked.run(
             [
                 *MECHBENCH,
                 "eval",
@@ -206,7 +206,7 @@ def test_a_server_echoing_the_key_does_not_leak_it(tmp_path: Path, how: str) -> 
         )
         assert {"echo_401", "echo_400", "echo_429", "echo_500", "echo_reply"} <= set(server.log.injected())
         assert all(s.authorization == f"Bearer {FAKE_KEY}" for s in server.log.served)
-    reported = subprocess.run([*MECHBENCH, "report", str(logs), "-o", str(report)], capture_output=True, text=True)
+    reported = forked.run([*MECHBENCH, "report", str(logs), "-o", str(report)], capture_output=True, text=True)
     for output in (ran.stdout, ran.stderr, reported.stdout, reported.stderr):
         assert FAKE_KEY not in output
     assert assert_absent(FAKE_KEY, logs) > 2 and assert_absent(FAKE_KEY, report) > 2
@@ -223,14 +223,14 @@ def test_a_run_started_with_an_api_key_argument_resumes_with_the_key_in_the_envi
     task = ["sphyr", "-T", "data=bundled", "-T", "subject=full_easy", "-T", "samples=3", "-T", "physics=false"]
     schedule = [("echo_401",), ("echo_401",), ()]  # two samples fail for good in the first run
     with FaultServer(sphyr_answer, schedule) as server:
-        first = subprocess.run(
+        first = forked.run(
             [*MECHBENCH, "eval", *task, "--model", MODEL, "--model-base-url", server.url, "-M", f"api_key={FAKE_KEY}",
              "--log-dir", str(logs), "--retry-on-error", "0", "--display", "plain"],
             env=env, capture_output=True, text=True, timeout=300,
         )  # fmt: skip
         (log_file,) = logs.glob("*.eval")
         assert FAKE_KEY not in first.stdout + first.stderr
-        resumed = subprocess.run(
+        resumed = forked.run(
             [*MECHBENCH, "eval-retry", str(log_file), "--log-dir", str(logs), "--display", "plain"],
             env={**env, "FAULT_API_KEY": FAKE_KEY}, capture_output=True, text=True, timeout=300,
         )  # fmt: skip
@@ -271,7 +271,7 @@ def test_a_token_in_a_data_url_reaches_the_download_but_not_the_log_or_report(tm
     logs, report = tmp_path / "logs", tmp_path / "report"
     env = {**os.environ, "MECHBENCH_CACHE": str(tmp_path / "cache")}
     try:
-        ran = subprocess.run(
+        ran = forked.run(
             [*MECHBENCH, "eval", "sphyr", "-T", f"data={url}/sphyr.zip?token={secret}", "-T", "subject=full_easy",
              "-T", "samples=2", "-T", "physics=false", "--model", "mechbench/solid", "--log-dir", str(logs)],
             env=env, capture_output=True, text=True, timeout=300,
@@ -281,7 +281,7 @@ def test_a_token_in_a_data_url_reaches_the_download_but_not_the_log_or_report(tm
         server.server_close()
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert asked and all(f"token={secret}" in path for path in asked)  # the real URL was used
-    reported = subprocess.run([*MECHBENCH, "report", str(logs), "-o", str(report)], capture_output=True, text=True)
+    reported = forked.run([*MECHBENCH, "report", str(logs), "-o", str(report)], capture_output=True, text=True)
     assert reported.returncode == 0, reported.stderr
     for output in (ran.stdout, ran.stderr, reported.stdout, reported.stderr):
         assert secret not in output

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from inspect_ai.log import read_eval_log
 
+from tests import forked_command as forked
 from tests.conftest import REPO_ROOT
 
 pytestmark = pytest.mark.slow  # whole Inspect runs
@@ -36,7 +36,7 @@ def test_the_offline_commands_of_the_docs_run_as_written(page: str, tmp_path: Pa
     assert commands, f"{page} lost its offline example"
     for command in commands:
         args = [*shlex.split(command)[1:], "--log-dir", str(tmp_path / "logs")]
-        done = subprocess.run(
+        done = forked.run(
             [sys.executable, "-m", "mechbench", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=600
         )
         assert done.returncode == 0, f"{command}\n{done.stderr[-3000:]}"

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log
 
+from tests import forked_command as forked
 from tests.conftest import REPO_ROOT
 from tests.fault_server import FaultServer
 
@@ -36,7 +37,7 @@ def _answer(messages: list[dict]) -> str:
 
 
 def _mechbench(args: list[str], env: dict[str, str], cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "mechbench", *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=timeout
     )
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from mechbench.cli import app
+from tests import forked_command as forked
 from tests.benchmarks.structural_eval.models import overhanging_beam
 
 runner = CliRunner()
@@ -78,12 +79,11 @@ def test_missing_file_and_broken_json(tmp_path: Path) -> None:
 
 
 def test_unwritable_output_is_one_line_not_a_traceback(tmp_path: Path) -> None:
-    import subprocess
     import sys
 
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")
-    result = subprocess.run(
+    result = forked.run(
         [sys.executable, "-m", "mechbench", "generate", "structural", "-o", str(blocked / "out"), "--n", "1"],
         capture_output=True,
         text=True,

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests import forked_command as forked
 
 pytestmark = pytest.mark.slow  # whole Inspect runs, servers or simulations: left out of -m 'not slow'
 
@@ -44,7 +45,7 @@ def test_a_mistake_is_one_line_and_exit_2(mistake: str, entry: str, tmp_path: Pa
         command += ["--model", model, *extra]
     env = {**os.environ, "MECHBENCH_CACHE": str(tmp_path / "cache")}
     env.pop("MECHBENCH_TRACEBACK", None)
-    done = subprocess.run(
+    done = forked.run(
         [*command, "--log-dir", str(tmp_path / "logs"), "--display", "none"],
         capture_output=True,
         text=True,
@@ -59,7 +60,7 @@ def test_a_mistake_is_one_line_and_exit_2(mistake: str, entry: str, tmp_path: Pa
 
 
 def test_mechbench_eval_refuses_an_unknown_task_argument(tmp_path: Path) -> None:
-    done = subprocess.run(
+    done = forked.run(
         [sys.executable, "-m", "mechbench", "eval", "sphyr", "-T", "subjekt=full_easy", "--model", "mechbench/solid"],
         capture_output=True,
         text=True,

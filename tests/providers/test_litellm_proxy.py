@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import forked_command as forked
 from tests.fault_server import FaultServer
 
 LITELLM_VARIABLE = "MECHBENCH_LITELLM"
@@ -82,7 +83,7 @@ def proxy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _mechbench(args: list[str], url: str, key: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "LOCAL_BASE_URL": url, "LOCAL_API_KEY": key}
-    return subprocess.run(
+    return forked.run(
         [sys.executable, "-m", "mechbench", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=600
     )
 

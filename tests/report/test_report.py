@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +15,7 @@ from typer.testing import CliRunner
 from mechbench.cli import app
 from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import seesim, sphyr_suite, structural_eval
+from tests import forked_command as forked
 
 runner = CliRunner()
 
@@ -82,7 +82,7 @@ def test_html_renders_in_headless_chromium(logs: Path, tmp_path: Path) -> None:
     runner.invoke(app, ["report", str(logs), "-o", str(tmp_path / "out")])
     shot = tmp_path / "shot.png"
     profile = tmp_path / "profile"
-    subprocess.run(
+    forked.run(
         [
             browser,
             "--headless",
@@ -150,7 +150,7 @@ def test_the_report_leads_with_leaderboards_and_fits_a_laptop_screen(logs: Path,
         "document.documentElement.scrollWidth+'x'+window.innerWidth;});</script>"
     )
     probe.write_text(page.replace("</body>", measure + "</body>"))
-    done = subprocess.run(
+    done = forked.run(
         [
             browser,
             "--headless",

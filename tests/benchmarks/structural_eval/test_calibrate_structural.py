@@ -4,16 +4,16 @@ planted mistakes of each component the physics can see in each set."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 from mechbench.benchmarks.structural_eval.calibrate import PANEL, calibrate, task_features
 from mechbench.benchmarks.structural_eval.dataset import load_tasks
+from tests import forked_command as forked
 
 
 def _generate(out: Path, *args: str) -> list:
-    done = subprocess.run(
+    done = forked.run(
         [sys.executable, "-m", "mechbench", "generate", "structural", "--n", "20", "--seed", "71", *args,
          "-o", str(out)],
         capture_output=True, text=True, timeout=600,
@@ -35,7 +35,7 @@ def test_a_generated_set_against_the_published_drawings(published_structural: Pa
 
 def test_a_set_of_beams_alone_is_caught(published_structural: Path, tmp_path: Path) -> None:
     _generate(tmp_path, "--kinds", "beam")
-    done = subprocess.run(
+    done = forked.run(
         [sys.executable, "-m", "mechbench", "calibrate", "structural", "--set", str(tmp_path), "--published",
          str(published_structural), "--json", str(tmp_path / "report.json")],
         capture_output=True, text=True, timeout=600,

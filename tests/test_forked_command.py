@@ -1,0 +1,64 @@
+"""The suite's forked ``python -m mechbench``: what a test gets back is what a fresh interpreter gives, and a call a
+fork cannot serve faithfully starts a fresh one."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests import forked_command as forked
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the zygote forks on Linux only")
+
+MISTAKE = ["eval", "sphyr", "-T", "subjekt=full_easy", "--model", "mechbench/solid"]
+
+
+def _served() -> int:
+    return forked._zygote.served if forked._zygote is not None else 0
+
+
+def test_a_forked_command_gives_what_a_fresh_interpreter_gives(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "mechbench", *MISTAKE]
+    fresh = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    before = _served()
+    done = forked.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+    assert _served() == before + 1  # it was forked
+    assert (done.returncode, done.stdout, done.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr)
+    assert done.returncode == 2 and done.stderr.startswith("error: sphyr has no task argument 'subjekt'")
+
+
+def test_the_child_has_its_own_folder_environment_and_exit(tmp_path: Path) -> None:
+    mechbench = [sys.executable, "-m", "mechbench"]
+    made = forked.run([*mechbench, "generate", "sphyr", "--n", "1", "--seed", "3", "-o", "rel"], capture_output=True,
+                      text=True, cwd=tmp_path, timeout=300)  # fmt: skip
+    assert made.returncode == 0 and (tmp_path / "rel" / "full_easy.jsonl").is_file(), made.stderr[-2000:]
+    assert Path.cwd() != tmp_path  # the test process stayed where it was
+    env = {**os.environ, "INSPECT_EVAL_MODEL": "mechbench/always-true"}  # the model, from the environment only
+    done = forked.run([*mechbench, "eval", "structural_eval", "-T", "data=bundled"], capture_output=True, text=True,
+                      env=env, timeout=300)  # fmt: skip
+    assert done.returncode == 2 and "always-true answers seesim prompts only" in done.stderr, done.stderr[-2000:]
+    assert "INSPECT_EVAL_MODEL" not in os.environ
+
+
+def test_a_start_variable_that_differs_starts_a_fresh_interpreter(tmp_path: Path) -> None:
+    forked.run([sys.executable, "-m", "mechbench", *MISTAKE], capture_output=True, text=True, cwd=tmp_path)
+    before = _served()
+    for variable in ("OMP_NUM_THREADS", "PYTHONIOENCODING", "NUMBA_CPU_NAME"):
+        env = {**os.environ, variable: "ascii" if variable == "PYTHONIOENCODING" else "generic"}
+        done = forked.run([sys.executable, "-m", "mechbench", *MISTAKE], capture_output=True, text=True, env=env)
+        assert done.returncode == 2
+    assert _served() == before
+    other = forked.run([sys.executable, "-c", "print('not mechbench')"], capture_output=True, text=True)
+    assert other.stdout == "not mechbench\n" and _served() == before
+
+
+def test_a_command_past_its_timeout_is_killed_and_raises(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "mechbench", "generate", "sphyr", "--n", "400", "--seed", "3", "-o", "big"]
+    with pytest.raises(subprocess.TimeoutExpired):
+        forked.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=0.5)
+    again = forked.run([sys.executable, "-m", "mechbench", *MISTAKE], capture_output=True, text=True)
+    assert again.returncode == 2  # the zygote serves the next call
