@@ -292,7 +292,7 @@ def test_an_unstable_run_is_drawn_again_and_endless_instability_is_a_clear_error
         return real(setup)
 
     monkeypatch.setattr(seesim_set.flow, "run_flow", unstable_once)
-    result = simulate(("fluid", 4, 0))
+    result = simulate(("fluid", 10, 0))  # its second draw is a channel flow: a second of simulation, not ten
     assert len(calls) == 2 and calls[0] != calls[1] and result["answers"]  # the second draw, from the same stream
 
     def always_unstable(setup: object) -> object:
@@ -300,7 +300,7 @@ def test_an_unstable_run_is_drawn_again_and_endless_instability_is_a_clear_error
 
     monkeypatch.setattr(seesim_set.flow, "run_flow", always_unstable)
     with pytest.raises(seesim_set.GeneratorError, match=r"5 draws in a row left the model.s regime"):
-        simulate(("fluid", 4, 0))
+        simulate(("fluid", 10, 0))
 
 
 def test_every_shortcut_is_at_chance_on_a_fresh_seed_with_180_questions(

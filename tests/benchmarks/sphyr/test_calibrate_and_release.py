@@ -17,13 +17,14 @@ from mechbench.benchmarks.sphyr.generate_v2 import near, published_item
 from mechbench.benchmarks.sphyr.release import release_seed
 from mechbench.harness.calibration import holm
 from mechbench.harness.quiet import QUIET_EVAL
+from tests import forked_command as forked
 
 ITEMS = 20
 """Items compared per set: the published records every CI copy holds (0-19 of each subject)."""
 
 
 def _mechbench(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    done = subprocess.run(
+    done = forked.run(
         [sys.executable, "-m", "mechbench", *args],
         capture_output=True,
         text=True,
@@ -38,9 +39,13 @@ def _mechbench(*args: str, env: dict[str, str] | None = None) -> subprocess.Comp
 def fresh_v2(published_sphyr_v2: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A --like v2 set on a seed no other test or document uses, kept away from the published items."""
     out = tmp_path_factory.mktemp("fresh_v2")
-    _mechbench("generate", "sphyr", "--like", "v2", "--n", str(ITEMS), "--seed", "60611",
-               "--against", str(published_sphyr_v2), "-o", str(out))  # fmt: skip
+    _mechbench("generate", "sphyr", "--like", "v2", "--n", str(ITEMS), "--seed", "60611", "--workers", "1",
+               "--against", str(published_sphyr_v2), "-o", str(out), env=_threads("1"))  # fmt: skip
     return out
+
+
+def _threads(count: str) -> dict[str, str]:
+    return {"NUMBA_NUM_THREADS": count, "OMP_NUM_THREADS": count, "OPENBLAS_NUM_THREADS": count}
 
 
 @pytest.mark.long
@@ -64,7 +69,7 @@ def test_a_set_drawn_otherwise_is_caught_by_features_and_panel(published_sphyr_v
     """mechbench's v1-style generator draws other layouts and truths: the report says so, by feature and by solver,
     and the command exits 1."""
     _mechbench("generate", "sphyr", "--version", "v1", "--n", str(ITEMS), "--seed", "5", "-o", str(tmp_path))
-    done = subprocess.run(
+    done = forked.run(
         [sys.executable, "-m", "mechbench", "calibrate", "sphyr", "--set", str(tmp_path), "--published",
          str(published_sphyr_v2), "--items", str(ITEMS), "--json", str(tmp_path / "report.json")],
         capture_output=True, text=True, timeout=600,
@@ -91,27 +96,29 @@ def test_no_fresh_item_lies_near_a_published_one(fresh_v2: Path, published_sphyr
     }
 
 
-def _release(out: Path, threads: str, workers: str, against: Path) -> str:
-    env = {"NUMBA_NUM_THREADS": threads, "OMP_NUM_THREADS": threads, "OPENBLAS_NUM_THREADS": threads}
-    _mechbench("generate", "sphyr", "--like", "v2", "--release", "2026-12", "--against", str(against),
-               "--workers", workers, "-o", str(out), env=env)  # fmt: skip
-    return json.loads((out / "release.json").read_text())["sha256"]
+def test_a_set_is_the_same_bytes_in_two_processes_with_different_thread_and_worker_counts(
+    fresh_v2: Path, published_sphyr_v2: Path, tmp_path: Path
+) -> None:
+    """What differs between two machines' runs of a release, on the fixture's set (one worker, one thread)."""
+    _mechbench("generate", "sphyr", "--like", "v2", "--n", str(ITEMS), "--seed", "60611", "--workers", "2",
+               "--against", str(published_sphyr_v2), "-o", str(tmp_path), env=_threads("2"))  # fmt: skip
+    paths = sorted(fresh_v2.glob("*.jsonl"))
+    assert len(paths) == 16 and all(p.read_bytes() == (tmp_path / p.name).read_bytes() for p in paths)
+    assert json.loads((fresh_v2 / "release.json").read_text()) == json.loads((tmp_path / "release.json").read_text())
 
 
 @pytest.mark.long
-def test_a_release_is_the_same_bytes_in_two_processes_with_different_thread_counts(
+def test_a_release_takes_its_seed_from_its_month_and_its_digests_from_its_files(
     tmp_path: Path, published_sphyr_v2: Path
 ) -> None:
-    first = _release(tmp_path / "a", "1", "1", published_sphyr_v2)
-    second = _release(tmp_path / "b", "2", "2", published_sphyr_v2)
-    assert first == second
-    for path in (tmp_path / "a").glob("*.jsonl"):
-        assert path.read_bytes() == (tmp_path / "b" / path.name).read_bytes()
-    manifest = json.loads((tmp_path / "a" / "release.json").read_text())
+    _mechbench("generate", "sphyr", "--like", "v2", "--release", "2026-12", "--against", str(published_sphyr_v2),
+               "--workers", "2", "-o", str(tmp_path), env=_threads("2"))  # fmt: skip
+    manifest = json.loads((tmp_path / "release.json").read_text())
     assert manifest["seed"] == release_seed("v2", "2026-12") != release_seed("v2", "2027-01")
     assert manifest["items_per_subject"] == 100 and set(manifest["stack"]) >= {"numpy", "scipy", "numba"}
-    digest = hashlib.sha256((tmp_path / "a" / "full_easy.jsonl").read_bytes()).hexdigest()
-    assert manifest["files"]["full_easy.jsonl"] == digest
+    for path in tmp_path.glob("*.jsonl"):
+        assert manifest["files"][path.name] == hashlib.sha256(path.read_bytes()).hexdigest(), path.name
+    assert len(manifest["files"]) == 16
 
 
 def test_a_release_is_written_as_a_datasets_folder_other_harnesses_load(fresh_v2: Path) -> None:
@@ -165,7 +172,7 @@ def test_a_release_without_the_official_items_at_hand_is_refused_in_one_line(tmp
     """Its bytes depend on the items it is kept away from: drawn without them it would not be the release."""
     closed = "http://127.0.0.1:9"  # nothing listens: the official files cannot be had
     env = {**os.environ, "MECHBENCH_GITHUB": closed, "MECHBENCH_GITHUB_RAW": closed, "MECHBENCH_CACHE": str(tmp_path)}
-    done = subprocess.run(
+    done = forked.run(
         [sys.executable, "-m", "mechbench", "generate", "sphyr", "--like", "v2", "--release", "2026-12",
          "-o", str(tmp_path / "out")],
         capture_output=True, text=True, timeout=120, env=env,
@@ -176,7 +183,7 @@ def test_a_release_without_the_official_items_at_hand_is_refused_in_one_line(tmp
 
 
 def _refused(*args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "mechbench", *args], capture_output=True, text=True, timeout=300)
+    done = forked.run([sys.executable, "-m", "mechbench", *args], capture_output=True, text=True, timeout=300)
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert done.returncode == 2 and len(errors) == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
     return errors[0]
@@ -222,9 +229,9 @@ def test_the_card_is_updated_only_on_request_and_only_for_unchanged_files(
         (copy / path.name).write_bytes(path.read_bytes())
     before = (fresh_v2 / "hf" / "README.md").read_text()
     run = ["calibrate", "sphyr", "--set", str(copy), "--published", str(published_sphyr_v2), "--items", "6"]
-    subprocess.run([sys.executable, "-m", "mechbench", *run], capture_output=True, timeout=300)
+    forked.run([sys.executable, "-m", "mechbench", *run], capture_output=True, timeout=300)
     assert not (copy / "hf").exists() and (fresh_v2 / "hf" / "README.md").read_text() == before
-    subprocess.run([sys.executable, "-m", "mechbench", *run, "--update-card"], capture_output=True, timeout=300)
+    forked.run([sys.executable, "-m", "mechbench", *run, "--update-card"], capture_output=True, timeout=300)
     assert "# Calibration:" in (copy / "hf" / "README.md").read_text()
     (copy / "full_easy.jsonl").write_text((copy / "full_easy.jsonl").read_text().replace('"1"', '"0"', 1))
     assert "full_easy.jsonl changed since release.json was written" in _refused(*run, "--update-card")
@@ -258,7 +265,7 @@ def test_recorded_replies_say_which_items_are_hard_and_what_each_set_predicts(
 
 
 def test_replies_on_other_grids_are_refused(published_sphyr_v2_20: Path, published_sphyr: Path) -> None:
-    done = subprocess.run(
+    done = forked.run(
         [sys.executable, "-m", "mechbench", "calibrate", "sphyr", "--like", "v2-20",
          "--set", str(published_sphyr_v2_20), "--published", str(published_sphyr_v2_20), *_recorded(published_sphyr)],
         capture_output=True, text=True, timeout=600,
