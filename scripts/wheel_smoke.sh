@@ -9,8 +9,10 @@ trap 'rm -rf "$work"' EXIT
 python -m pip wheel -q --no-deps -w "$work/dist" .
 python -m venv "$work/venv"
 # --no-compile: byte-compiling the ~100 dependencies' files at install is not what this checks, and it was a fifth
-# of this script's CPU (17 s; the demo compiles what it imports, 5 s).
+# of this script's CPU (17 s); the demo's first process writes the byte code of what it imports instead, so the
+# processes it starts after it read it (where PYTHONDONTWRITEBYTECODE is set, each would compile it again).
 "$work/venv/bin/python" -m pip install -q --no-compile "$work"/dist/mechbench-*.whl
+unset PYTHONDONTWRITEBYTECODE
 cd "$work"  # away from the checkout: only the installed package can be imported
 "$work/venv/bin/python" - <<'PY'
 import mechbench, pathlib

@@ -22,7 +22,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 # Inspect serves a control channel (FastAPI on a socket, for `inspect ctl`) during every eval; no test talks to it,
 # and it costs about 0.4 s of CPU in each process that runs an eval (docs/speed.md). Set here, it reaches the
-# suite's evals in this process and in the commands it starts; CI's wheel smoke runs the demo with it on.
+# suite's evals in this process and in the commands it starts. The SIGTERM test and CI's wheel smoke run with it on.
 os.environ.setdefault("INSPECT_EVAL_CTL_SERVER", "false")
 
 

@@ -1,22 +1,31 @@
 """``python -m mechbench ARGS`` for tests whose subject is the command, not the interpreter's start.
 
-Every ``mechbench`` process starts by importing Inspect and every benchmark: about 3 s of CPU, most of what a
-usage error or a short run costs, and the suite ran a hundred of them (docs/speed.md). :func:`run` runs the
-command in a child forked from an interpreter of this test process's environment that has already imported them (a
-"zygote", one per xdist worker). The child is its own process: its own working folder, environment, standard
-streams (files, read back like ``capture_output``), exit code and interpreter shutdown (``atexit``, flushing); it
-runs ``mechbench/__main__.py`` afresh, as ``python -m`` does.
+Every ``mechbench`` process starts by importing Inspect and every benchmark: up to 3 s of CPU, most of what a usage
+error or a short run costs, and the suite ran a hundred of them (docs/speed.md). :func:`run`, a drop-in for
+``subprocess.run``, runs such a command in a child forked from an interpreter of this test process's environment
+that has already imported them (a "zygote", one per xdist worker). The child is its own process in its own process
+group: its own working folder, environment, output streams (files, read back as ``capture_output=True, text=True``
+decodes them), exit code and interpreter shutdown (``atexit``, flushing); it runs ``mechbench/__main__.py`` afresh, as
+``python -m`` does. Its standard input is ``/dev/null``.
 
-What a fork cannot give is a fresh start: a variable read while the interpreter starts or while numpy, numba or
-OpenBLAS load (``PYTHON*``, ``LANG``/``LC_*``, ``OMP_*``, ``OPENBLAS_*``, ``MKL_*``, ``NUMBA_*``) keeps its value at
-the zygote's start. A call that changes one of those, or that comes while another holds the zygote, starts a fresh
-interpreter instead. So do the tests whose subject is the start itself (``test_no_code_from_the_current_folder``,
-the thread-count and terminal-encoding tests, the ``inspect`` entry point, the template's own virtual environment).
+What a fork cannot give is a fresh start, so a call is forked only where the start would not differ:
+
+- its environment differs from the zygote's only in variables read while a command runs (:func:`_may_differ`:
+  mechbench's, Inspect's, providers' keys and URLs, ``PATH``); anything else (``PYTHON*``, ``LANG``, the thread
+  counts, ``HOME`` …) starts a fresh interpreter;
+- the zygote's imports printed nothing (a warning printed at import would be missing from every child's stderr);
+- nobody else holds the zygote (a second thread's call runs fresh);
+- the call asks for nothing else (``input``, ``preexec_fn`` …) and ``fresh`` is not set. Tests that compare two runs'
+  bytes set it: every child shares the zygote's hash seed, which would hide an order that depends on it.
+
+The tests whose subject is the start itself keep fresh interpreters (``test_no_code_from_the_current_folder``, the
+``inspect`` entry point, the thread-count and terminal-encoding tests, the template's virtual environment).
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import locale
 import os
@@ -28,11 +37,12 @@ import tempfile
 import threading
 from pathlib import Path
 
-START_VARIABLES = ("PYTHON", "LANG", "LC_", "OMP_", "OPENBLAS_", "MKL_", "NUMBA_", "TZ")
-"""Prefixes of the variables an interpreter (or a library it imports) reads while it starts."""
-
 _ZYGOTE = r"""
-import json, os, sys
+import json, os, sys, tempfile
+started_with = dict(os.environ)
+printed = tempfile.TemporaryFile()
+real_stderr = os.dup(2)
+os.dup2(printed.fileno(), 2)  # whatever the imports print, which a child's stderr would lack
 from mechbench import forget_current_folder
 forget_current_folder()
 import mechbench.cli, mechbench.cli.inspect_run
@@ -40,7 +50,10 @@ from mechbench.registry import specs
 specs()
 import inspect_ai._cli.main, inspect_ai._eval.eval, inspect_ai.agent._acp.server, inspect_ai.model._openai_responses
 import threading
-assert threading.active_count() == 1 and len(os.listdir("/proc/self/task")) == 1, "threads before fork"
+sys.stderr.flush()
+os.dup2(real_stderr, 2)
+added = {k: v for k, v in os.environ.items() if k not in started_with}  # a fresh start's imports set these too
+threads = threading.active_count() == 1 and len(os.listdir("/proc/self/task")) == 1
 sys.stdout.flush()
 reply = os.dup(1)
 
@@ -55,7 +68,10 @@ def line() -> bytes:
     return data
 
 
-os.write(reply, b"ready\n")
+printed.seek(0)
+noise = printed.read()
+os.write(reply, (json.dumps({"ready": threads and not noise, "printed": noise[-500:].decode(errors="replace"),
+                             "threads": threads}) + "\n").encode())
 while True:
     request = json.loads(line())
     pid = os.fork()
@@ -65,6 +81,8 @@ while True:
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
+        for key, value in added.items():
+            os.environ.setdefault(key, value)
         for fd, path, flags in ((0, os.devnull, os.O_RDONLY),
                                 (1, request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
                                 (2, request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)):
@@ -80,10 +98,28 @@ while True:
             sys.argv = ["-c", *request["args"]]
             exec(compile(request["code"], "<string>", "exec"), {"__name__": "__main__"})
         raise SystemExit(0)
+    try:
+        os.setpgid(pid, pid)  # also here: the test may signal the group before the child has made it
+    except (PermissionError, ProcessLookupError):
+        pass  # the child has already made it, or has already ended
     os.write(reply, (json.dumps({"pid": pid}) + "\n").encode())
     _, status = os.waitpid(pid, 0)
     os.write(reply, (json.dumps({"status": os.waitstatus_to_exitcode(status)}) + "\n").encode())
 """
+
+MAY_DIFFER_PREFIXES = ("MECHBENCH_", "INSPECT_", "FAULT_", "LOCAL_", "OPENAI_", "ANTHROPIC_", "HF_", "PYTEST_")
+MAY_DIFFER_SUFFIXES = ("_API_KEY", "_BASE_URL")
+MAY_DIFFER = ("PATH", "CI", "COLUMNS")
+
+
+def _may_differ(name: str) -> bool:
+    """Whether variable ``name`` is only read while a command runs (never while Python or a library it imports
+    starts), so that a forked child with another value behaves as a fresh interpreter would."""
+    return name.startswith(MAY_DIFFER_PREFIXES) or name.endswith(MAY_DIFFER_SUFFIXES) or name in MAY_DIFFER
+
+
+class ZygoteGone(RuntimeError):
+    """The pre-imported interpreter ended while serving a call."""
 
 
 class _Zygote:
@@ -97,9 +133,15 @@ class _Zygote:
             [sys.executable, "-c", _ZYGOTE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=self.env
         )
         atexit.register(self.close)
-        self.ready = self._line(600) == {"ready": True}
+        try:
+            hello = self._line(600)
+        except ZygoteGone as gone:
+            hello = {"ready": False, "ended": str(gone)}
+        self.ready = bool(hello and hello["ready"])
+        self.why_not = "" if self.ready else f"the zygote is not used: {hello}"
 
     def _line(self, timeout: float) -> dict | None:
+        """The zygote's next message; None after ``timeout`` seconds; :class:`ZygoteGone` if it has ended."""
         stream = self.process.stdout
         assert stream is not None
         data = b""
@@ -108,15 +150,14 @@ class _Zygote:
                 return None
             chunk = os.read(stream.fileno(), 1)
             if not chunk:
-                return None
+                raise ZygoteGone(f"the zygote ended (exit {self.process.wait()})")
             data += chunk
-        text = data.decode().strip()
-        return {"ready": True} if text == "ready" else json.loads(text)
+        return json.loads(data)
 
     def serves(self, env: dict[str, str]) -> bool:
         """Whether a child of this zygote starts as a fresh interpreter with ``env`` would."""
-        keys = {k for k in {*env, *self.env} if k.startswith(START_VARIABLES)}
-        return self.ready and self.process.poll() is None and all(env.get(k) == self.env.get(k) for k in keys)
+        differ = {k for k in {*env, *self.env} if env.get(k) != self.env.get(k)}
+        return self.ready and self.process.poll() is None and all(_may_differ(k) for k in differ)
 
     def run(
         self, command: list[str], code: str | None, args: list[str], env: dict[str, str], cwd: str, timeout: float
@@ -129,15 +170,28 @@ class _Zygote:
             self.process.stdin.write((json.dumps(request) + "\n").encode())
             self.process.stdin.flush()
             started = self._line(60)
-            assert started is not None, "the zygote did not fork"
-            finished = self._line(timeout)
+            if started is None:
+                self.close()
+                raise ZygoteGone("the zygote did not fork within 60 s")
+            try:
+                finished = self._line(timeout)
+            except BaseException:  # interrupted (Ctrl-C, a test's own timeout): as subprocess.run, kill the child
+                self._kill(started["pid"])
+                self.close()
+                raise
             if finished is None:
-                os.killpg(started["pid"], signal.SIGKILL)
-                self._line(60)
+                self._kill(started["pid"])
+                self._line(60)  # its status, so that the next call reads its own
                 raise subprocess.TimeoutExpired(command, timeout, _text(out), _text(err))
             return subprocess.CompletedProcess(command, finished["status"], _text(out), _text(err))
 
+    @staticmethod
+    def _kill(pid: int) -> None:
+        with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
+            os.killpg(pid, signal.SIGKILL)  # the command and whatever it started (its pools)
+
     def close(self) -> None:
+        self.ready = False
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
@@ -150,6 +204,7 @@ def _text(path: Path) -> str:
 
 
 _zygote: _Zygote | None = None
+_starting = threading.Lock()
 
 
 def _split(command: list[str]) -> tuple[str | None, list[str]] | None:
@@ -172,24 +227,29 @@ def run(
     env: dict[str, str] | None = None,
     cwd: str | Path | None = None,
     timeout: float | None = None,
+    fresh: bool = False,
     **other: object,
 ) -> subprocess.CompletedProcess:
     """``subprocess.run`` for the suite: a captured, decoded ``python -m mechbench …`` (or ``python -c "from
     mechbench.cli import main; main()" …``) runs in a forked child of a pre-imported interpreter where that starts as
-    a fresh one would (see the module's docstring); anything else goes to ``subprocess.run`` unchanged."""
+    a fresh one would (see the module's docstring), unless ``fresh``; anything else goes to ``subprocess.run``."""
     global _zygote
     split = _split(command)
-    if split is None or not (capture_output and text) or other:
+    if fresh or split is None or not (capture_output and text) or other:
         return subprocess.run(command, capture_output=capture_output, text=text, env=env, cwd=cwd, timeout=timeout,
                               **other)  # type: ignore[call-overload]  # fmt: skip
     code, args = split
     environment = dict(os.environ if env is None else env)
-    folder = str(Path(cwd or os.getcwd()).resolve())
-    if _zygote is None and os.environ.get("MECHBENCH_TEST_FORK", "1") != "0" and sys.platform == "linux":
-        _zygote = _Zygote()
-    if _zygote is not None and _zygote.serves(environment) and _zygote.lock.acquire(blocking=False):
+    folder = Path(cwd or os.getcwd()).resolve()
+    if not folder.is_dir():
+        raise FileNotFoundError(2, "No such file or directory", str(cwd))
+    with _starting:
+        if _zygote is None and os.environ.get("MECHBENCH_TEST_FORK", "1") != "0" and sys.platform == "linux":
+            _zygote = _Zygote()
+    zygote = _zygote
+    if zygote is not None and zygote.serves(environment) and zygote.lock.acquire(blocking=False):
         try:
-            return _zygote.run(command, code, args, environment, folder, 3600 if timeout is None else timeout)
+            return zygote.run(command, code, args, environment, str(folder), 3600 if timeout is None else timeout)
         finally:
-            _zygote.lock.release()
+            zygote.lock.release()
     return subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout)

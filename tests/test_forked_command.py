@@ -26,7 +26,7 @@ def test_a_forked_command_gives_what_a_fresh_interpreter_gives(tmp_path: Path) -
     fresh = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
     before = _served()
     done = forked.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
-    assert _served() == before + 1  # it was forked
+    assert _served() == before + 1, forked._zygote.why_not if forked._zygote else "no zygote"  # it was forked
     assert (done.returncode, done.stdout, done.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr)
     assert done.returncode == 2 and done.stderr.startswith("error: sphyr has no task argument 'subjekt'")
 
@@ -47,11 +47,12 @@ def test_the_child_has_its_own_folder_environment_and_exit(tmp_path: Path) -> No
 def test_a_start_variable_that_differs_starts_a_fresh_interpreter(tmp_path: Path) -> None:
     forked.run([sys.executable, "-m", "mechbench", *MISTAKE], capture_output=True, text=True, cwd=tmp_path)
     before = _served()
-    for variable in ("OMP_NUM_THREADS", "PYTHONIOENCODING", "NUMBA_CPU_NAME"):
-        env = {**os.environ, variable: "ascii" if variable == "PYTHONIOENCODING" else "generic"}
+    for variable in ("OMP_NUM_THREADS", "PYTHONIOENCODING", "NUMBA_CPU_NAME", "HOME", "SOMETHING_ELSE"):
+        env = {**os.environ, variable: "ascii" if variable == "PYTHONIOENCODING" else str(tmp_path)}
         done = forked.run([sys.executable, "-m", "mechbench", *MISTAKE], capture_output=True, text=True, env=env)
         assert done.returncode == 2
-    assert _served() == before
+    done = forked.run([sys.executable, "-m", "mechbench", *MISTAKE], capture_output=True, text=True, fresh=True)
+    assert done.returncode == 2 and _served() == before
     other = forked.run([sys.executable, "-c", "print('not mechbench')"], capture_output=True, text=True)
     assert other.stdout == "not mechbench\n" and _served() == before
 

@@ -58,6 +58,10 @@ def test_a_module_in_the_current_folder_is_never_imported(tmp_path: Path, entry:
     assert not marker.exists(), f"planted code ran: {marker.read_text()}"
 
 
+def _without_control_switch() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k != "INSPECT_EVAL_CTL_SERVER"}
+
+
 def test_stopping_mechbench_eval_stops_the_run_and_leaves_no_process(tmp_path: Path) -> None:
     command = [str(Path(sys.executable).parent / "mechbench"), "eval", "seesim", "-T", "data=bundled"]
     command += ["-T", "modality=video", "--model", "mechbench/always-true", "--log-dir", str(tmp_path / "logs")]
@@ -65,7 +69,8 @@ def test_stopping_mechbench_eval_stops_the_run_and_leaves_no_process(tmp_path: P
         [*command, "--display", "none"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env={**os.environ, "MECHBENCH_CACHE": str(tmp_path / "cache")},
+        # Inspect's control server on, as a user runs it (the suite turns it off): it handles SIGTERM too.
+        env={**_without_control_switch(), "MECHBENCH_CACHE": str(tmp_path / "cache")},
         start_new_session=True,
     )
     deadline = time.monotonic() + 120

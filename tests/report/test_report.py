@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +16,6 @@ from typer.testing import CliRunner
 from mechbench.cli import app
 from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.tasks import seesim, sphyr_suite, structural_eval
-from tests import forked_command as forked
 
 runner = CliRunner()
 
@@ -82,7 +82,7 @@ def test_html_renders_in_headless_chromium(logs: Path, tmp_path: Path) -> None:
     runner.invoke(app, ["report", str(logs), "-o", str(tmp_path / "out")])
     shot = tmp_path / "shot.png"
     profile = tmp_path / "profile"
-    forked.run(
+    subprocess.run(
         [
             browser,
             "--headless",
@@ -150,7 +150,7 @@ def test_the_report_leads_with_leaderboards_and_fits_a_laptop_screen(logs: Path,
         "document.documentElement.scrollWidth+'x'+window.innerWidth;});</script>"
     )
     probe.write_text(page.replace("</body>", measure + "</body>"))
-    done = forked.run(
+    done = subprocess.run(
         [
             browser,
             "--headless",

@@ -23,13 +23,14 @@ ITEMS = 20
 """Items compared per set: the published records every CI copy holds (0-19 of each subject)."""
 
 
-def _mechbench(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def _mechbench(*args: str, env: dict[str, str] | None = None, fresh: bool = False) -> subprocess.CompletedProcess[str]:
     done = forked.run(
         [sys.executable, "-m", "mechbench", *args],
         capture_output=True,
         text=True,
         timeout=600,
         env={**os.environ, **(env or {})},
+        fresh=fresh,  # two sets compared byte for byte come from fresh interpreters (their own hash seeds)
     )
     assert done.returncode == 0, done.stderr[-2000:]
     return done
@@ -40,7 +41,7 @@ def fresh_v2(published_sphyr_v2: Path, tmp_path_factory: pytest.TempPathFactory)
     """A --like v2 set on a seed no other test or document uses, kept away from the published items."""
     out = tmp_path_factory.mktemp("fresh_v2")
     _mechbench("generate", "sphyr", "--like", "v2", "--n", str(ITEMS), "--seed", "60611", "--workers", "1",
-               "--against", str(published_sphyr_v2), "-o", str(out), env=_threads("1"))  # fmt: skip
+               "--against", str(published_sphyr_v2), "-o", str(out), env=_threads("1"), fresh=True)  # fmt: skip
     return out
 
 
@@ -101,7 +102,7 @@ def test_a_set_is_the_same_bytes_in_two_processes_with_different_thread_and_work
 ) -> None:
     """What differs between two machines' runs of a release, on the fixture's set (one worker, one thread)."""
     _mechbench("generate", "sphyr", "--like", "v2", "--n", str(ITEMS), "--seed", "60611", "--workers", "2",
-               "--against", str(published_sphyr_v2), "-o", str(tmp_path), env=_threads("2"))  # fmt: skip
+               "--against", str(published_sphyr_v2), "-o", str(tmp_path), env=_threads("2"), fresh=True)  # fmt: skip
     paths = sorted(fresh_v2.glob("*.jsonl"))
     assert len(paths) == 16 and all(p.read_bytes() == (tmp_path / p.name).read_bytes() for p in paths)
     assert json.loads((fresh_v2 / "release.json").read_text()) == json.loads((tmp_path / "release.json").read_text())
@@ -116,9 +117,10 @@ def test_a_release_takes_its_seed_from_its_month_and_its_digests_from_its_files(
     manifest = json.loads((tmp_path / "release.json").read_text())
     assert manifest["seed"] == release_seed("v2", "2026-12") != release_seed("v2", "2027-01")
     assert manifest["items_per_subject"] == 100 and set(manifest["stack"]) >= {"numpy", "scipy", "numba"}
-    for path in tmp_path.glob("*.jsonl"):
+    paths = sorted(tmp_path.glob("*.jsonl"))
+    assert [p.name for p in paths] == sorted(manifest["files"]) and len(paths) == 16
+    for path in paths:
         assert manifest["files"][path.name] == hashlib.sha256(path.read_bytes()).hexdigest(), path.name
-    assert len(manifest["files"]) == 16
 
 
 def test_a_release_is_written_as_a_datasets_folder_other_harnesses_load(fresh_v2: Path) -> None:
@@ -229,9 +231,9 @@ def test_the_card_is_updated_only_on_request_and_only_for_unchanged_files(
         (copy / path.name).write_bytes(path.read_bytes())
     before = (fresh_v2 / "hf" / "README.md").read_text()
     run = ["calibrate", "sphyr", "--set", str(copy), "--published", str(published_sphyr_v2), "--items", "6"]
-    forked.run([sys.executable, "-m", "mechbench", *run], capture_output=True, timeout=300)
+    forked.run([sys.executable, "-m", "mechbench", *run], capture_output=True, text=True, timeout=300)
     assert not (copy / "hf").exists() and (fresh_v2 / "hf" / "README.md").read_text() == before
-    forked.run([sys.executable, "-m", "mechbench", *run, "--update-card"], capture_output=True, timeout=300)
+    forked.run([sys.executable, "-m", "mechbench", *run, "--update-card"], capture_output=True, text=True, timeout=300)
     assert "# Calibration:" in (copy / "hf" / "README.md").read_text()
     (copy / "full_easy.jsonl").write_text((copy / "full_easy.jsonl").read_text().replace('"1"', '"0"', 1))
     assert "full_easy.jsonl changed since release.json was written" in _refused(*run, "--update-card")
