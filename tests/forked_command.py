@@ -5,15 +5,15 @@ error or a short run costs, and the suite ran a hundred of them (docs/speed.md).
 ``subprocess.run``, runs such a command in a child forked from an interpreter of this test process's environment
 that has already imported them (a "zygote", one per xdist worker). The child is its own process in its own process
 group: its own working folder, environment, output streams (files, read back as ``capture_output=True, text=True``
-decodes them), exit code and interpreter shutdown (``atexit``, flushing); it runs ``mechbench/__main__.py`` afresh, as
-``python -m`` does. Its standard input is ``/dev/null``.
+decodes them; stderr starts with what the zygote's imports printed, as a fresh start's would), exit code and
+interpreter shutdown (``atexit``, flushing); it runs ``mechbench/__main__.py`` afresh, as ``python -m`` does. Its
+standard input is ``/dev/null``.
 
 What a fork cannot give is a fresh start, so a call is forked only where the start would not differ:
 
 - its environment differs from the zygote's only in variables read while a command runs (:func:`_may_differ`:
   mechbench's, Inspect's, providers' keys and URLs, ``PATH``); anything else (``PYTHON*``, ``LANG``, the thread
   counts, ``HOME`` …) starts a fresh interpreter;
-- the zygote's imports printed nothing (a warning printed at import would be missing from every child's stderr);
 - nobody else holds the zygote (a second thread's call runs fresh);
 - the call asks for nothing else (``input``, ``preexec_fn`` …) and ``fresh`` is not set. Tests that compare two runs'
   bytes set it: every child shares the zygote's hash seed, which would hide an order that depends on it.
@@ -38,11 +38,8 @@ import threading
 from pathlib import Path
 
 _ZYGOTE = r"""
-import json, os, sys, tempfile
+import json, os, sys
 started_with = dict(os.environ)
-printed = tempfile.TemporaryFile()
-real_stderr = os.dup(2)
-os.dup2(printed.fileno(), 2)  # whatever the imports print, which a child's stderr would lack
 from mechbench import forget_current_folder
 forget_current_folder()
 import mechbench.cli, mechbench.cli.inspect_run
@@ -51,7 +48,6 @@ specs()
 import inspect_ai._cli.main, inspect_ai._eval.eval, inspect_ai.agent._acp.server, inspect_ai.model._openai_responses
 import threading
 sys.stderr.flush()
-os.dup2(real_stderr, 2)
 added = {k: v for k, v in os.environ.items() if k not in started_with}  # a fresh start's imports set these too
 threads = threading.active_count() == 1 and len(os.listdir("/proc/self/task")) == 1
 sys.stdout.flush()
@@ -68,10 +64,11 @@ def line() -> bytes:
     return data
 
 
-printed.seek(0)
-noise = printed.read()
-os.write(reply, (json.dumps({"ready": threads and not noise, "printed": noise[-500:].decode(errors="replace"),
-                             "threads": threads}) + "\n").encode())
+# What the start and the imports printed (stderr is a file the test opened): each child's stderr starts with it,
+# as a fresh start's would.
+os.lseek(2, 0, os.SEEK_SET)
+noise = b"".join(iter(lambda: os.read(2, 65536), b""))
+os.write(reply, (json.dumps({"ready": threads, "threads": threads}) + "\n").encode())
 while True:
     request = json.loads(line())
     pid = os.fork()
@@ -89,6 +86,7 @@ while True:
             opened = os.open(path, flags, 0o600)
             os.dup2(opened, fd)
             os.close(opened)
+        os.write(2, noise)  # what a fresh start prints while it imports, before anything else
         if request["code"] is None:  # python -m mechbench
             import runpy
             sys.argv = ["mechbench", *request["args"]]
@@ -129,8 +127,14 @@ class _Zygote:
         self.env = dict(os.environ)
         self.lock = threading.Lock()
         self.served = 0
+        # The zygote's stderr, open to read and write: it reads back what its start printed. Open while it lives.
+        self.printed = tempfile.TemporaryFile()  # noqa: SIM115
         self.process = subprocess.Popen(
-            [sys.executable, "-c", _ZYGOTE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=self.env
+            [sys.executable, "-c", _ZYGOTE],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.printed,
+            env=self.env,
         )
         atexit.register(self.close)
         try:
@@ -150,7 +154,9 @@ class _Zygote:
                 return None
             chunk = os.read(stream.fileno(), 1)
             if not chunk:
-                raise ZygoteGone(f"the zygote ended (exit {self.process.wait()})")
+                self.printed.seek(0)
+                said = self.printed.read()[-2000:].decode(errors="replace")
+                raise ZygoteGone(f"the zygote ended (exit {self.process.wait()}): {said}")
             data += chunk
         return json.loads(data)
 
@@ -195,6 +201,7 @@ class _Zygote:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
+        self.printed.close()
 
 
 def _text(path: Path) -> str:

@@ -63,3 +63,21 @@ def test_a_command_past_its_timeout_is_killed_and_raises(tmp_path: Path) -> None
         forked.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=0.5)
     again = forked.run([sys.executable, "-m", "mechbench", *MISTAKE], capture_output=True, text=True)
     assert again.returncode == 2  # the zygote serves the next call
+
+
+def test_what_the_imports_print_starts_every_childs_stderr_as_in_a_fresh_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "sitecustomize.py").write_text("import sys\nsys.stderr.write('a note printed at start-up\\n')\n")
+    monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    zygote = forked._Zygote()  # a zygote of its own, started with the noisy start-up
+    try:
+        assert zygote.ready, zygote.why_not
+        command = [sys.executable, "-m", "mechbench", *MISTAKE]
+        env = dict(os.environ)
+        done = zygote.run(command, None, MISTAKE, env, str(tmp_path), 300)
+        fresh = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+        assert done.stderr.startswith("a note printed at start-up\nerror: ")
+        assert (done.returncode, done.stderr) == (fresh.returncode, fresh.stderr)
+    finally:
+        zygote.close()
