@@ -68,7 +68,7 @@ def line() -> bytes:
 # as a fresh start's would.
 os.lseek(2, 0, os.SEEK_SET)
 noise = b"".join(iter(lambda: os.read(2, 65536), b""))
-os.write(reply, (json.dumps({"ready": threads, "threads": threads}) + "\n").encode())
+os.write(reply, (json.dumps({"ready": threads, "why": "" if threads else "threads before fork"}) + "\n").encode())
 while True:
     request = json.loads(line())
     pid = os.fork()
@@ -260,3 +260,13 @@ def run(
         finally:
             zygote.lock.release()
     return subprocess.run(command, capture_output=True, text=True, env=env, cwd=cwd, timeout=timeout)
+
+
+def mechbench(
+    *args: str, extra_env: dict[str, str] | None = None, fresh: bool = False, timeout: float = 600
+) -> subprocess.CompletedProcess:
+    """``python -m mechbench ARGS``, captured and decoded, in this process's environment plus ``extra_env``
+    (through :func:`run`)."""
+    command = [sys.executable, "-m", "mechbench", *args]
+    env = {**os.environ, **(extra_env or {})}
+    return run(command, capture_output=True, text=True, env=env, timeout=timeout, fresh=fresh)

@@ -24,14 +24,8 @@ ITEMS = 20
 
 
 def _mechbench(*args: str, env: dict[str, str] | None = None, fresh: bool = False) -> subprocess.CompletedProcess[str]:
-    done = forked.run(
-        [sys.executable, "-m", "mechbench", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, **(env or {})},
-        fresh=fresh,  # two sets compared byte for byte come from fresh interpreters (their own hash seeds)
-    )
+    # Two sets compared byte for byte come from fresh interpreters (their own hash seeds).
+    done = forked.mechbench(*args, extra_env=env, fresh=fresh)
     assert done.returncode == 0, done.stderr[-2000:]
     return done
 

@@ -23,14 +23,8 @@ from tests import forked_command as forked
 
 
 def _run(*args: str, env: dict[str, str] | None = None, fresh: bool = False) -> subprocess.CompletedProcess:
-    return forked.run(
-        [sys.executable, "-m", "mechbench", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, **(env or {})},
-        fresh=fresh,  # two sets compared byte for byte come from fresh interpreters (their own hash seeds)
-    )
+    # Two sets compared byte for byte come from fresh interpreters (their own hash seeds).
+    return forked.mechbench(*args, extra_env=env, fresh=fresh)
 
 
 def _generate(out: Path, like: Path, n: int, seed: int, *extra: str, env: dict[str, str] | None = None) -> None:
