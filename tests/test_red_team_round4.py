@@ -270,9 +270,9 @@ def test_a_huge_reply_line_is_refused_before_it_is_parsed(tmp_path: Path) -> Non
 
 def test_a_log_left_unfinished_by_a_full_disk_ends_the_run_in_error(tmp_path: Path) -> None:
     """What a full disk leaves (measured on a 200 KiB tmpfs): Inspect exits 0 with a log still marked started."""
-    from mechbench.cli.eval_argv import failed_runs
+    from mechbench.cli.eval_argv import failed_runs, log_state
 
-    started = time.time() - 1
+    started = log_state(tmp_path / "logs")  # none yet
     (log,) = inspect_eval(
         seesim(data="bundled", modality="text", oracle=True),
         model="mockllm/model",
@@ -286,6 +286,9 @@ def test_a_log_left_unfinished_by_a_full_disk_ends_the_run_in_error(tmp_path: Pa
     ((path, message),) = failed_runs(tmp_path / "logs", started)
     assert path == cut_short and "stopped before its log was finished" in message
     assert failed_runs(tmp_path / "done", started) == []  # a finished run is not flagged
+    # The next run, started within the same second: the log was there before it, so it is not this run's (an
+    # eval-retry right after its eval once reported the eval's failure as its own).
+    assert failed_runs(tmp_path / "logs", log_state(tmp_path / "logs")) == []
 
 
 def test_a_cache_that_cannot_be_written_is_one_line_naming_the_path(tmp_path: Path) -> None:

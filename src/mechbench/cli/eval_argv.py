@@ -133,18 +133,36 @@ def log_dir(args: list[str]) -> Path:
     return Path(given[-1] if given else os.environ.get("INSPECT_LOG_DIR") or "logs")
 
 
-def failed_runs(folder: Path, since: float) -> list[tuple[Path, str]]:
-    """(log, its error in one line) of every log in ``folder`` written since ``since`` whose run ended in error: the
-    run's own error, or, when its samples failed, how many did and the first cause (status, the provider's message,
-    model and address, what to check)."""
+LogState = dict[Path, tuple[int, int]]
+
+
+def log_state(folder: Path) -> LogState:
+    """Every log in ``folder`` with its modification time (ns) and size: what :func:`failed_runs` compares with to
+    find the logs a run wrote. A clock cannot: a run that starts within a file system's time resolution of the
+    previous one's last write (an ``eval-retry`` right after its ``eval``) would take that run's log for its own."""
+    state: LogState = {}
+    for path in _logs(folder):
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        state[path] = (stat.st_mtime_ns, stat.st_size)
+    return state
+
+
+def _logs(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.eval")) + sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def failed_runs(folder: Path, before: LogState) -> list[tuple[Path, str]]:
+    """(log, its error in one line) of every log in ``folder`` written since its state was ``before``
+    (:func:`log_state`) whose run ended in error: the run's own error, or, when its samples failed, how many did and
+    the first cause (status, the provider's message, model and address, what to check)."""
     from inspect_ai.log import read_eval_log
 
     out = []
-    for path in sorted(folder.glob("*.eval")) + sorted(folder.glob("*.json")) if folder.is_dir() else []:
-        try:
-            if path.stat().st_mtime < since:
-                continue
-        except OSError:
+    for path, state in log_state(folder).items():
+        if before.get(path) == state:
             continue
         try:
             header = read_eval_log(str(path), header_only=True)

@@ -24,9 +24,7 @@ PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
 def _run_inspect(argv: list[str]) -> None:
-    import time
-
-    from mechbench.cli.eval_argv import failed_runs, log_dir, mask_task_urls, shown_command
+    from mechbench.cli.eval_argv import failed_runs, log_dir, log_state, mask_task_urls, shown_command
     from mechbench.cli.inspect_run import run_inspect
     from mechbench.sources.download import SECRET_URLS_VARIABLE
 
@@ -34,13 +32,13 @@ def _run_inspect(argv: list[str]) -> None:
     if secret_urls:
         os.environ[SECRET_URLS_VARIABLE] = json.dumps(secret_urls)
     typer.echo("+ inspect " + shown_command(argv), err=True)
-    started = time.time() - 1  # file times are coarse on some file systems
+    before = log_state(log_dir(argv))
     try:
         code = run_inspect(argv)
     finally:
         os.environ.pop(SECRET_URLS_VARIABLE, None)  # the real URLs: for this run's downloads only
     if code == 0:  # Inspect exits 0 when a task ends in error; a run that did not finish must not look finished
-        failed = failed_runs(log_dir(argv), started)
+        failed = failed_runs(log_dir(argv), before)
         for path, message in failed:
             typer.echo(
                 f"error: the run ended in error: {message} (log: {path}; resume: mechbench eval-retry {path})", err=True
