@@ -18,7 +18,7 @@ MISTAKE = ["eval", "sphyr", "-T", "subjekt=full_easy", "--model", "mechbench/sol
 
 
 def _served() -> int:
-    return forked._zygote.served if forked._zygote is not None else 0
+    return forked.served()
 
 
 def test_a_forked_command_gives_what_a_fresh_interpreter_gives(tmp_path: Path) -> None:
@@ -26,7 +26,8 @@ def test_a_forked_command_gives_what_a_fresh_interpreter_gives(tmp_path: Path) -
     fresh = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
     before = _served()
     done = forked.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
-    assert _served() == before + 1, forked._zygote.why_not if forked._zygote else "no zygote"  # it was forked
+    why = [zygote.why_not for zygote in forked._zygotes.values()]
+    assert _served() == before + 1, why or "no zygote"  # it was forked
     assert (done.returncode, done.stdout, done.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr)
     assert done.returncode == 2 and done.stderr.startswith("error: sphyr has no task argument 'subjekt'")
 
@@ -75,9 +76,65 @@ def test_what_the_imports_print_starts_every_childs_stderr_as_in_a_fresh_start(
         assert zygote.ready, zygote.why_not
         command = [sys.executable, "-m", "mechbench", *MISTAKE]
         env = dict(os.environ)
-        done = zygote.run(command, None, MISTAKE, env, str(tmp_path), 300)
+        done = zygote.run(command, "module", "mechbench", MISTAKE, env, str(tmp_path), 300)
         fresh = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
         assert done.stderr.startswith("a note printed at start-up\nerror: ")
         assert (done.returncode, done.stderr) == (fresh.returncode, fresh.stderr)
     finally:
         zygote.close()
+
+
+def test_the_console_scripts_and_inspect_ai_fork_as_they_start_fresh(tmp_path: Path) -> None:
+    bin_folder = Path(sys.executable).parent
+    mistake = ["eval", "mechbench/sphyr", "-T", "data=bundled", "-T", "version=v3", "--model", "mechbench/solid",
+               "--log-dir", "logs", "--display", "none"]  # fmt: skip
+    for command in (
+        [str(bin_folder / "inspect"), *mistake],
+        [sys.executable, "-m", "inspect_ai", *mistake],
+        [str(bin_folder / "mechbench"), *MISTAKE],
+    ):
+        fresh = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        before = _served()
+        done = forked.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        assert _served() == before + 1, command  # it was forked
+        assert (done.returncode, done.stdout, done.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr)
+        assert done.returncode == 2 and "error: " in done.stderr
+
+
+def test_a_start_up_seen_again_gets_a_zygote_of_its_own(tmp_path: Path) -> None:
+    env = {**os.environ, "HOME": str(tmp_path)}
+    command = [sys.executable, "-m", "mechbench", *MISTAKE]
+    results = []
+    for _ in range(forked.FRESH_BEFORE_ZYGOTE):
+        before = _served()
+        results.append(forked.run(command, capture_output=True, text=True, env=env))
+        assert _served() == before  # fresh
+    done = forked.run(command, capture_output=True, text=True, env=env)
+    assert _served() == before + 1
+    zygote = forked._zygotes[forked._start_key(sys.executable, env)]
+    assert zygote.env["HOME"] == str(tmp_path) and zygote.served == 1
+    assert {(r.returncode, r.stdout, r.stderr) for r in [*results, done]} == {(done.returncode, "", done.stderr)}
+
+
+def test_the_child_ends_as_an_interpreter_ends(tmp_path: Path) -> None:
+    """Threads joined, then the atexit functions, streams flushed, the exit code or the traceback: as a fresh
+    interpreter does (the child skips only the teardown of every module)."""
+    code = (
+        "from mechbench.cli import main\n"
+        "import atexit, sys, threading, time\n"
+        "def late():\n"
+        "    time.sleep(0.3)\n"
+        "    print('thread done', flush=True)\n"
+        "threading.Thread(target=late).start()\n"
+        "atexit.register(lambda: print('atexit ran'))\n"
+        "sys.stdout.write('unflushed ')\n"
+        "{end}\n"
+    )
+    for end in ("raise SystemExit(3)", "sys.exit('a message')", "raise ValueError('a bug')", "pass"):
+        command = [sys.executable, "-c", code.format(end=end)]
+        fresh = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        before = _served()
+        done = forked.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
+        assert _served() == before + 1
+        assert (done.returncode, done.stdout, done.stderr) == (fresh.returncode, fresh.stdout, fresh.stderr), end
+        assert done.stdout == "unflushed thread done\natexit ran\n"

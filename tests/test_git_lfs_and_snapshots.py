@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -19,6 +18,7 @@ from mechbench.core.errors import DataSourceError
 from mechbench.sources.git_lfs import GitLfsPointerError, read_pointer
 from mechbench.sources.resolve import bundled
 from mechbench.tasks import structural_eval
+from tests import forked_command as forked
 
 PREFIX = f"structural-eval-benchmark-{OFFICIAL_REVISION}"
 
@@ -99,7 +99,7 @@ def test_lfs_pointers_without_an_lfs_endpoint_stop_the_run_in_one_line(
     publisher: tuple[Path, list[str]], tmp_path: Path
 ) -> None:
     inspect = str(Path(sys.executable).parent / "inspect")
-    done = subprocess.run(
+    done = forked.run(
         [inspect, "eval", "mechbench/structural_eval", "--model", "mockllm/model", "--log-dir", str(tmp_path / "l")],
         capture_output=True,
         text=True,

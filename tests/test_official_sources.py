@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -20,6 +19,7 @@ from mechbench.core.errors import DataSourceError
 from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.sources.files import files_sha256
 from mechbench.tasks import seesim, structural_eval
+from tests import forked_command as forked
 
 
 def _zip_folder(folder: Path, archive: Path, prefix: str, under: str = "") -> None:
@@ -103,7 +103,7 @@ def test_unreachable_sources_fail_on_the_command_line_with_exit_2(tmp_path: Path
         (["mechbench/sphyr", "--model", "mechbench/solid"], "-T data=bundled"),
         (["mechbench/seesim", "--model", "mechbench/always-true"], "-T data=bundled"),
     ):
-        done = subprocess.run(
+        done = forked.run(
             [inspect, "eval", *args, "--log-dir", str(tmp_path / "logs")],
             capture_output=True,
             text=True,

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from mechbench.cli.listing import GENERATED
+from tests import forked_command as forked
 from tests.generic import GENERIC_TESTS
 
 pytestmark = pytest.mark.slow
@@ -45,7 +46,7 @@ def _tree(root: Path) -> dict[str, bytes]:
 
 
 def _run(command: list[str], cwd: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+    done = forked.run(command, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, (
         f"{' '.join(command)} exited {done.returncode}:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
     )
