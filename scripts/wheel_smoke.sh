@@ -6,7 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-python -m pip wheel -q --no-deps -w "$work/dist" .
+# Built from a copy of the tracked files, as from a clean clone: .ci/run runs this beside the test suite, whose runs
+# write caches and outputs into the checkout.
+source_tree=.
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    source_tree="$work/source"
+    mkdir -p "$source_tree"
+    git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
+        if [ -f "$file" ]; then printf '%s\0' "$file"; fi  # not a tracked file deleted from the working tree
+    done | xargs -0 cp --parents -t "$source_tree"
+fi
+python -m pip wheel -q --no-deps -w "$work/dist" "$source_tree"
 python -m venv "$work/venv"
 # --no-compile: byte-compiling the ~100 dependencies' files at install is not what this checks, and it was a fifth
 # of this script's CPU (17 s); the demo's first process writes the byte code of what it imports instead, so the
