@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log
 
+from tests import forked_command as forked
 from tests.fault_server import FaultServer
 from tests.test_api_faults import FAKE_KEY, MECHBENCH, MODEL, sphyr_answer
 
@@ -46,8 +47,9 @@ def test_sigkill_mid_run_then_eval_retry_finishes_every_sample_once(tmp_path: Pa
         finished = {str(s.id): s for s in killed.samples or []}
         assert 0 < len(finished) < TOTAL, "the kill should land mid-run, after some samples were written"
 
-        resumed = subprocess.run([*MECHBENCH, "eval-retry", str(killed_file), *common], env=env, timeout=300)
-        assert resumed.returncode == 0
+        resumed = forked.run([*MECHBENCH, "eval-retry", str(killed_file), *common], env=env, capture_output=True,
+                             text=True, timeout=300)  # fmt: skip
+        assert resumed.returncode == 0, resumed.stderr[-2000:]
 
     finished_prompts = {s.input if isinstance(s.input, str) else s.input[0].text for s in finished.values()}
     assert finished_prompts <= {s.text for s in server.log.served[:asked_before_kill]}  # the check below can bite
