@@ -291,6 +291,22 @@ def test_a_log_left_unfinished_by_a_full_disk_ends_the_run_in_error(tmp_path: Pa
     assert failed_runs(tmp_path / "logs", log_state(tmp_path / "logs")) == []
 
 
+def test_an_old_unfinished_log_in_a_folder_named_by_a_dotenv_file_is_not_this_runs(tmp_path: Path) -> None:
+    """Inspect reads ``.env`` (which may name the log folder, as its docs suggest) before it runs; the folder is
+    looked at before and after the run by one full path, so an old log there is not taken for this run's."""
+    (log,) = inspect_eval(seesim(data="bundled", modality="text", oracle=True), model="mockllm/model",
+                          log_dir=str(tmp_path / "first"), limit=1, **QUIET_EVAL)  # fmt: skip
+    log.status = "started"
+    write_eval_log(log, str(tmp_path / "logs" / "2026-11-26T00-00-00-00-00_seesim_old.eval"))
+    (tmp_path / ".env").write_text("INSPECT_LOG_DIR=logs\n")
+    env = {k: v for k, v in os.environ.items() if k != "INSPECT_LOG_DIR"}
+    command = [sys.executable, "-m", "mechbench", "eval", "seesim", "-T", "data=bundled", "-T", "modality=text",
+               "--model", "mechbench/always-true", "--limit", "1", "--display", "none"]  # fmt: skip
+    done = forked.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0 and "ended in error" not in done.stderr, done.stderr[-2000:]
+    assert len(list((tmp_path / "logs").glob("*.eval"))) == 2  # the run wrote its log beside the old one
+
+
 def test_a_cache_that_cannot_be_written_is_one_line_naming_the_path(tmp_path: Path) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the cache folder should be")

@@ -24,6 +24,8 @@ PASS_THROUGH = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
 def _run_inspect(argv: list[str]) -> None:
+    from inspect_ai._util.dotenv import init_dotenv
+
     from mechbench.cli.eval_argv import failed_runs, log_dir, log_state, mask_task_urls, shown_command
     from mechbench.cli.inspect_run import run_inspect
     from mechbench.sources.download import SECRET_URLS_VARIABLE
@@ -32,13 +34,17 @@ def _run_inspect(argv: list[str]) -> None:
     if secret_urls:
         os.environ[SECRET_URLS_VARIABLE] = json.dumps(secret_urls)
     typer.echo("+ inspect " + shown_command(argv), err=True)
-    before = log_state(log_dir(argv))
+    # A .env file may name the log folder (Inspect reads it before it runs): read it first, and look at one folder,
+    # by its full path, before and after the run.
+    init_dotenv()
+    folder = log_dir(argv).absolute()
+    before = log_state(folder)
     try:
         code = run_inspect(argv)
     finally:
         os.environ.pop(SECRET_URLS_VARIABLE, None)  # the real URLs: for this run's downloads only
     if code == 0:  # Inspect exits 0 when a task ends in error; a run that did not finish must not look finished
-        failed = failed_runs(log_dir(argv), before)
+        failed = failed_runs(folder, before)
         for path, message in failed:
             typer.echo(
                 f"error: the run ended in error: {message} (log: {path}; resume: mechbench eval-retry {path})", err=True
