@@ -12,7 +12,7 @@ source_tree=.
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     source_tree="$work/source"
     mkdir -p "$source_tree"
-    git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' file; do
+    git ls-files -z --cached | while IFS= read -r -d '' file; do
         if [ -f "$file" ]; then printf '%s\0' "$file"; fi  # not a tracked file deleted from the working tree
     done | xargs -0 cp --parents -t "$source_tree"
 fi

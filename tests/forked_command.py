@@ -7,9 +7,10 @@ inspect_ai``, ``python -c "from mechbench.cli import main …"`` and the ``mechb
 in a child forked from an interpreter that has already imported every mechbench module and what commands import
 later (a "zygote"). The child is its own process in its own process group: its own working folder, environment,
 output streams (files, read back as ``capture_output=True, text=True`` decodes them; stderr starts with what the
-zygote's imports printed, as a fresh start's would) and exit code; it runs the module or script afresh, as
-``python`` does, and ends as an interpreter's shutdown ends that anyone can see (threads joined, ``atexit``
-functions, streams flushed), without tearing every module down. Its standard input is ``/dev/null``.
+zygote's imports printed, as a fresh start's would: nothing, in this suite, or the tests that count stderr lines would
+fail) and exit code; it runs the module or script afresh, as ``python`` does, and ends as an interpreter's shutdown
+ends that anyone can see (threads joined, ``atexit`` functions, streams flushed), without tearing every module down,
+and it dies with its zygote. Its standard input is ``/dev/null``.
 
 What a fork cannot give is a fresh start, so a call is forked only where the start would not differ:
 
@@ -99,17 +100,14 @@ def _command(request: dict) -> int:
         else:
             sys.stderr.write(f"{stop.code}\n")
             status = 1
-    except KeyboardInterrupt:
-        status = -signal.SIGINT
-    except BaseException:
-        kind_, error, trace = sys.exc_info()
-        shown = error.with_traceback(trace.tb_next if trace else None)  # from the command's frame, not this one's
-        sys.excepthook(kind_, shown, shown.__traceback__)
-        status = 1
+    except BaseException as error:  # printed from the command's frame, not this one's
+        shown = error.with_traceback(error.__traceback__.tb_next if error.__traceback__ else None)
+        sys.excepthook(type(error), shown, shown.__traceback__)
+        return _ended(1, interrupted=isinstance(error, KeyboardInterrupt))
     return _ended(status)
 
 
-def _ended(status: int) -> int:
+def _ended(status: int, interrupted: bool = False) -> int:
     # What an interpreter's shutdown does that anyone can see, in its order: wait for the threads, run the atexit
     # functions (logging, weakref.finalize, multiprocessing's joins), flush the streams. Not the teardown of every
     # module and object after it: with all of Inspect and mechbench loaded that takes a second, and nothing shows.
@@ -120,7 +118,7 @@ def _ended(status: int) -> int:
             stream.flush()
         except Exception:
             status = status or 120  # as the interpreter reports a failed flush
-    if status == -signal.SIGINT:  # an uncaught Ctrl-C ends a Python process by the signal
+    if interrupted:  # an uncaught Ctrl-C ends a Python process by the signal, after its traceback
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGINT)
     return status & 0xFF
@@ -137,6 +135,8 @@ while True:
     if pid == 0:
         os.close(reply)
         os.setpgid(0, 0)
+        import ctypes
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG: it dies with its zygote
         os.chdir(request["cwd"])
         os.environ.clear()
         os.environ.update(request["env"])
@@ -196,6 +196,8 @@ class _Zygote:
             hello = self._line(600)
         except ZygoteGone as gone:
             hello = {"ready": False, "ended": str(gone)}
+        if hello is None:
+            hello = {"ready": False, "ended": "no word within 600 s"}
         self.ready = bool(hello and hello["ready"])
         self.why_not = "" if self.ready else f"the zygote is not used: {hello}"
 
@@ -246,7 +248,8 @@ class _Zygote:
                 raise
             if finished is None:
                 self._kill(started["pid"])
-                self._line(60)  # its status, so that the next call reads its own
+                if self._line(60) is None:  # its status, so that the next call reads its own; else none is served
+                    self.close()
                 raise subprocess.TimeoutExpired(command, timeout, _text(out), _text(err))
             return subprocess.CompletedProcess(command, finished["status"], _text(out), _text(err))
 
@@ -294,8 +297,11 @@ def _interpreter(path: str) -> str | None:
     with contextlib.suppress(OSError, UnicodeDecodeError):
         head = script.read_text(encoding="utf-8")[:2000]
         first = head.splitlines()[0] if head else ""
-        if first.startswith("#!") and f"from {SCRIPTS[script.name]} import main" in head:
-            return _same_python(first[2:].strip())
+        interpreter = first[2:].strip()
+        named = Path(interpreter)  # pip's own path to a Python, not /usr/bin/env or its /bin/sh wrapper
+        python = first.startswith("#!") and named.name.startswith("python") and named.is_file()
+        if python and f"from {SCRIPTS[script.name]} import main" in head:
+            return _same_python(interpreter)
     return None
 
 
@@ -347,8 +353,19 @@ def _zygote_for(interpreter: str, env: dict[str, str]) -> _Zygote | None:
                 return None
             if len(_zygotes) >= MAX_ZYGOTES:
                 return None
-            zygote = _zygotes[key] = _Zygote(interpreter, env)
+            try:
+                zygote = _zygotes[key] = _Zygote(interpreter, env)
+            except OSError:  # no such interpreter: the command, run fresh, says so as it would
+                return None
     return zygote if zygote.serves(env) else None
+
+
+def close_others() -> None:
+    """Close the zygotes of other start-ups than this process's (a test module's virtual environment, done with)."""
+    own = _start_key(sys.executable, dict(os.environ))
+    with _starting:
+        for key in [key for key in _zygotes if key != own]:
+            _zygotes.pop(key).close()
 
 
 def run(

@@ -101,7 +101,17 @@ def test_the_console_scripts_and_inspect_ai_fork_as_they_start_fresh(tmp_path: P
         assert done.returncode == 2 and "error: " in done.stderr
 
 
-def test_a_start_up_seen_again_gets_a_zygote_of_its_own(tmp_path: Path) -> None:
+def test_a_start_up_seen_again_gets_a_zygote_of_its_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked, "_zygotes", {})  # this test's own, whatever other tests of this worker started
+    monkeypatch.setattr(forked, "_seen", {})
+    try:
+        _a_start_up_seen_again(tmp_path)
+    finally:
+        for zygote in forked._zygotes.values():
+            zygote.close()
+
+
+def _a_start_up_seen_again(tmp_path: Path) -> None:
     env = {**os.environ, "HOME": str(tmp_path)}
     command = [sys.executable, "-m", "mechbench", *MISTAKE]
     results = []
@@ -130,7 +140,9 @@ def test_the_child_ends_as_an_interpreter_ends(tmp_path: Path) -> None:
         "sys.stdout.write('unflushed ')\n"
         "{end}\n"
     )
-    for end in ("raise SystemExit(3)", "sys.exit('a message')", "raise ValueError('a bug')", "pass"):
+    ends = ("raise SystemExit(3)", "sys.exit(-2)", "sys.exit('a message')", "raise ValueError('a bug')",
+            "raise KeyboardInterrupt", "pass")  # fmt: skip
+    for end in ends:
         command = [sys.executable, "-c", code.format(end=end)]
         fresh = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=300)
         before = _served()

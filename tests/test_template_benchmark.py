@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -85,14 +86,15 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     environment = {
         **os.environ,
         "MECHBENCH_CACHE": str(tmp_path_factory.mktemp("cache")),
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
     }
     environment.pop("PYTHONPATH", None)
-    return environment
+    yield environment
+    forked.close_others()  # the virtual environment's zygote, done with
 
 
 @pytest.mark.long
