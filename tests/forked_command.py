@@ -178,7 +178,6 @@ class _Zygote:
     """One pre-imported ``interpreter``, started with environment ``env`` (default: this process's)."""
 
     def __init__(self, interpreter: str = sys.executable, env: dict[str, str] | None = None) -> None:
-        self.interpreter = interpreter
         self.env = dict(os.environ if env is None else env)
         self.lock = threading.Lock()
         self.served = 0

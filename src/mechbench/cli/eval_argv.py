@@ -141,17 +141,13 @@ def log_state(folder: Path) -> LogState:
     find the logs a run wrote. A clock cannot: a run that starts within a file system's time resolution of the
     previous one's last write (an ``eval-retry`` right after its ``eval``) would take that run's log for its own."""
     state: LogState = {}
-    for path in _logs(folder):
+    for path in sorted(folder.glob("*.eval")) + sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
             stat = path.stat()
         except OSError:
             continue
         state[path] = (stat.st_mtime_ns, stat.st_size)
     return state
-
-
-def _logs(folder: Path) -> list[Path]:
-    return sorted(folder.glob("*.eval")) + sorted(folder.glob("*.json")) if folder.is_dir() else []
 
 
 def failed_runs(folder: Path, before: LogState) -> list[tuple[Path, str]]:
