@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -41,7 +42,7 @@ def _differences(a: list[Any], b: list[Any]) -> list[tuple[object, float]]:
 def spread_from(logs: Path | None, benchmark: str, digest: str | None) -> Spread:
     """The spread of a paired difference on this data, measured on earlier runs in ``logs`` (two or more models:
     their pairs' differences, the median SD and ICC; one model: its own scores, taken twice as if two independent
-    models); the worst case when there are none."""
+    models); the worst case when there are none, with the reason when ``logs`` holds runs."""
     if logs is None or not logs.is_dir() or digest is None:
         return WORST_CASE
     from mechbench.report import build_report
@@ -52,25 +53,37 @@ def spread_from(logs: Path | None, benchmark: str, digest: str | None) -> Spread
         for r in report.leaderboard
         if r["benchmark"] == benchmark and not r.get("reference") and r.get("data_sha256") == digest[:12]
     ]
+    if not rows:
+        return _worst(f"{logs} holds no run of {benchmark} on this data")
     where = f"{len(rows)} earlier run{'s' if len(rows) != 1 else ''} in {logs}"
-    found = []
+    found, singletons = [], True
     for i, first in enumerate(rows):
         for second in rows[i + 1 :]:
-            estimate = estimate_spread(_differences(report.observations(first), report.observations(second)), where)
+            differences = _differences(report.observations(first), report.observations(second))
+            estimate = estimate_spread(differences, where)
             if estimate is not None:
                 found.append(estimate)
+                singletons &= len({cluster for cluster, _ in differences}) == len(differences)
+    note = "; one sample per cluster, so the ICC cannot be measured and is taken as 1" if singletons else ""
     if found:
         sd = statistics.median(s.sd for s in found)
         icc = statistics.median(s.icc for s in found)
-        return Spread(sd, icc, f"{where} ({len(found)} pairs: the median SD and ICC of their differences)")
-    if rows:
-        scores = [(o.cluster, o.value) for o in report.observations(rows[0])]
-        single = estimate_spread(scores, where)
-        if single is not None:
-            return Spread(
-                math.sqrt(2) * single.sd, single.icc, f"{where} (one model's scores, two such models independent)"
-            )
-    return WORST_CASE
+        pairs = f"{len(found)} pair{'s' if len(found) != 1 else ''}"
+        return Spread(sd, icc, f"{where} ({pairs}: the median SD and ICC of their differences{note})")
+    if len(rows) > 1:
+        return _worst(f"the {len(rows)} runs in {logs} on this data share fewer than two clusters or differ on none")
+    scores = [(o.cluster, o.value) for o in report.observations(rows[0])]
+    single = estimate_spread(scores, where)
+    if single is None:
+        return _worst(f"the one run in {logs} on this data has fewer than two clusters or the same score on all")
+    note = note if len({c for c, _ in scores}) == len(scores) else ""
+    source = f"{where} (one model's scores, two such models independent{note})"
+    return Spread(math.sqrt(2) * single.sd, single.icc, source)
+
+
+def _worst(reason: str) -> Spread:
+    """The worst case, saying why no run could be used."""
+    return replace(WORST_CASE, source=f"{WORST_CASE.source} ({reason})")
 
 
 def plan_lines(
@@ -88,18 +101,25 @@ def plan_lines(
         return [f"  power: {design.samples} samples in {design.clusters} {unit}: no interval over clusters"]
     sizes = sorted(design.sizes)
     smallest = detectable(design, spread, target)
+    if smallest <= 1:
+        found = f"a difference of {smallest:.2g} or more is found {_percent(target)} of the time"
+    else:  # scores lie in [0, 1]: no difference reaches the power asked for
+        found = (
+            f"no difference is found {_percent(target)} of the time: the largest there is, 1, is found "
+            f"{_percent(power(design, spread, 1.0))} of the time"
+        )
     lines = [
         f"  power: {design.samples} samples in {design.clusters} {unit}s ({sizes[0]}–{sizes[-1]} per {unit}, "
         f"effective size {design.effective_size:.3g})",
         f"  assumed spread of a paired difference: SD {spread.sd:.2g}, ICC {spread.icc:.2g} — {spread.source}",
-        f"  two models on these samples: a difference of {smallest:.2g} or more is found {_percent(target)} of the "
-        "time (paired test, two-sided at 5 %)",
+        f"  two models on these samples: {found} (paired test, two-sided at 5 %)",
     ]
-    if spread is WORST_CASE:  # the other end of the range: answers about one cluster as unrelated as any two
-        best = detectable(design, Spread(spread.sd, 0.0, ""), target)
+    if spread.assumed and design.effective_size > 1:  # the other end: answers about one cluster as unrelated as any
+        best = detectable(design, replace(spread, icc=0.0), target)
+        hint = "; runs on this data in a log folder (--from) measure where between the two it is"
         lines.append(
-            f"  (if the answers within a {unit} were no more alike than any two: {best:.2g}; runs on this data in a "
-            "log folder (--from) measure where between the two it is)"
+            f"  (if the answers within a {unit} were no more alike than any two: "
+            f"{f'{best:.2g}' if best <= 1 else 'more than 1'}{hint if spread is WORST_CASE else ''})"
         )
     if detect is not None:
         chance = power(design, spread, detect)
@@ -113,7 +133,11 @@ def plan_lines(
             lines.append(
                 f"  to find {detect:g} (power {_percent(chance)} here): {needed:,} {unit}s of these sizes, about "
                 f"{round(needed * per):,} samples"
-                + (f"; more samples per {unit} cannot do it alone (ICC {spread.icc:.2g})" if spread.icc >= 0.1 else "")
+                + (
+                    f"; more samples per {unit} cannot do it alone (ICC {spread.icc:.2g})"
+                    if spread.icc >= 0.1 and design.effective_size > 1
+                    else ""
+                )
             )
     return lines
 
@@ -150,6 +174,8 @@ def plan(
         fail(f"--detect takes a difference between 0 and 1, got {detect}")
     if not 0 < target_power < 1:
         fail(f"--power takes a probability between 0 and 1, got {target_power}")
+    if logs is not None and not logs.is_dir():
+        fail(f"--from takes a log folder; {logs} is not one")
     try:
         name = resolve_task(task)
         spec = registry.spec(name)

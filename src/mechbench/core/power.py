@@ -32,9 +32,11 @@ class Spread:
     icc: float
     source: str
     """Where the numbers come from (a run's logs, or the worst case)."""
+    assumed: bool = False
+    """True for the worst case, assumed rather than measured."""
 
 
-WORST_CASE = Spread(WORST_SD, WORST_ICC, "the worst case: two independent models right half the time, ICC 1")
+WORST_CASE = Spread(WORST_SD, WORST_ICC, "the worst case: two independent models right half the time, ICC 1", True)
 
 
 @dataclass(frozen=True)
@@ -118,13 +120,22 @@ def clusters_needed(
 
 def estimate_spread(differences: Sequence[tuple[object, float]], source: str) -> Spread | None:
     """The SD and the intra-cluster correlation of paired differences given as ``(cluster, d)`` (one-way ANOVA
-    estimator of the ICC, clipped to [0, 1]); None with fewer than two clusters or no spread."""
+    estimator of the ICC, clipped to [0, 1]); None with fewer than two clusters or no spread. Where every cluster
+    holds one sample the ICC cannot be measured; it is then taken as :data:`WORST_ICC`, which changes nothing on
+    such a design (its effective cluster size is 1) and errs on the safe side on any other."""
     groups: dict[object, list[float]] = {}
     for cluster, value in differences:
         groups.setdefault(cluster, []).append(value)
     n, g = sum(len(v) for v in groups.values()), len(groups)
-    if g < 2 or n <= g:
+    if g < 2:
         return None
+    if n == g:
+        values = [v[0] for v in groups.values()]
+        mean = sum(values) / n
+        variance = sum((x - mean) ** 2 for x in values) / (n - 1)
+        if variance <= 0:
+            return None
+        return Spread(math.sqrt(variance), WORST_ICC, source)
     mean = sum(sum(v) for v in groups.values()) / n
     between = sum(len(v) * (sum(v) / len(v) - mean) ** 2 for v in groups.values()) / (g - 1)
     within = sum((x - sum(v) / len(v)) ** 2 for v in groups.values() for x in v) / (n - g)

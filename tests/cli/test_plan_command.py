@@ -1,0 +1,79 @@
+"""``mechbench plan``: the spread taken from earlier runs, also where every cluster holds one sample; the worst case
+with the reason no run could be used; a set too small for any difference said so, never as a difference above 1."""
+
+from __future__ import annotations
+
+import re
+import statistics
+import sys
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import read_eval_log
+from typer.testing import CliRunner
+
+from mechbench.cli import app
+from mechbench.core.power import WORST_ICC, estimate_spread
+from tests import forked_command as forked
+
+pytestmark = pytest.mark.slow
+
+
+def _plan(*args: str) -> str:
+    result = CliRunner().invoke(app, ["plan", *args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+@pytest.fixture(scope="module")
+def structural_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two built-in models on 12 bundled StructuralEval drawings (one sample per drawing)."""
+    logs = tmp_path_factory.mktemp("plan") / "logs"
+    command = [sys.executable, "-m", "mechbench", "eval", "structural_eval", "-T", "data=bundled", "--limit", "12"]
+    command += ["--model", "mechbench/random,mechbench/template", "--log-dir", str(logs)]
+    done = forked.run(command, capture_output=True, text=True, timeout=600, cwd=logs.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return logs
+
+
+def test_one_sample_per_cluster_gives_the_sd_of_the_differences_and_the_safe_icc() -> None:
+    values = [0.0, 1.0, -1.0, 0.5, 0.0, 0.25]
+    spread = estimate_spread(list(enumerate(values)), "pilot")
+    assert spread is not None and spread.sd == pytest.approx(statistics.stdev(values)) and spread.icc == WORST_ICC
+    assert estimate_spread([(k, 0.5) for k in range(6)], "pilot") is None  # no spread: nothing to plan on
+    assert estimate_spread([(0, 1.0), (0, 0.0)], "pilot") is None  # one cluster
+
+
+def test_runs_with_one_sample_per_drawing_give_the_plan_its_spread(structural_logs: Path) -> None:
+    out = _plan("structural_eval", "-T", "data=bundled", "--limit", "12", "--from", str(structural_logs))
+    assert "the worst case" not in out and f"2 earlier runs in {structural_logs} (1 pair:" in out
+    assert "ICC cannot be measured and is taken as 1" in out
+    scores = {}
+    for path in structural_logs.glob("*.eval"):
+        log = read_eval_log(str(path))
+        scores[log.eval.model] = {s.id: next(iter(s.scores.values())).value for s in log.samples}
+    a, b = scores.values()
+    differences = [a[k] - b[k] for k in a]
+    sd = re.search(r"SD ([0-9.]+), ICC 1 — 2 earlier runs", out)
+    assert sd and float(sd.group(1)) == pytest.approx(statistics.stdev(differences), abs=0.005)
+
+
+def test_a_folder_without_a_usable_run_falls_back_to_the_worst_case_and_says_why(
+    structural_logs: Path, tmp_path: Path
+) -> None:
+    out = _plan("sphyr", "-T", "data=bundled", "--from", str(structural_logs))
+    assert "SD 0.71, ICC 1 — the worst case" in out and f"({structural_logs} holds no run of sphyr on this data)" in out
+    missing = CliRunner().invoke(app, ["plan", "seesim", "-T", "data=bundled", "--from", str(tmp_path / "nothing")])
+    assert missing.exit_code == 2 and "--from takes a log folder" in missing.output
+
+
+def test_a_set_too_small_for_any_difference_is_said_so() -> None:
+    out = _plan("structural_eval", "-T", "data=bundled", "--limit", "4")
+    assert "no difference is found 80 % of the time: the largest there is, 1, is found" in out
+    assert all(float(x) <= 1 for x in re.findall(r"difference of ([0-9.]+)", out))
+    assert "more samples per drawing" not in out  # one sample per drawing: there is no ICC to blame
+    dry = CliRunner().invoke(
+        app,
+        ["eval", "structural_eval", "-T", "data=bundled", "--model", "mechbench/random", "--limit", "4", "--dry-run"],
+    )
+    assert dry.exit_code == 0 and "no difference is found 80 % of the time" in dry.output
