@@ -5,6 +5,7 @@ repository."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -41,3 +42,48 @@ def test_every_document_the_code_cites_is_in_the_repository() -> None:
     missing = sorted(name for name in cited if not (ROOT / name).is_file())
     assert not missing, f"cited but not in the repository: {missing}"
     assert not [p for p in (ROOT / "src").rglob("*.py") if "shared documents" in p.read_text(encoding="utf-8")]
+
+
+def _documented_commands(text: str) -> set[tuple[str, ...]]:
+    """The commands the reference table names, as word tuples (``a\\|b`` alternatives expanded; an upper-case word
+    such as NAME or TASK stands for any)."""
+    found: set[tuple[str, ...]] = set()
+    first_cells = re.findall(r"^\| (`mechbench .*?) \| ", text, flags=re.MULTILINE)
+    for cell in (span for first in first_cells for span in re.findall(r"`mechbench ([^`]+)`", first)):
+        words = [w for w in cell.replace("\\|", "|").split() if not w.startswith(("-", "[", "<"))]
+        first, second = words[0], words[1] if len(words) > 1 else ""
+        for a in first.split("|"):
+            found.add((a,))
+            for b in second.split("|") if second else []:
+                found.add((a, "*" if b.isupper() else b))
+    return found
+
+
+def _benchmark_readme(callback: object) -> str:
+    """The README of the benchmark folder whose ``commands.py`` defines ``callback`` ('' for mechbench's own)."""
+    module = getattr(callback, "__module__", "") or ""
+    parts = module.split(".")
+    if parts[:2] != ["mechbench", "benchmarks"] or len(parts) < 3:
+        return ""
+    readme = Path(sys.modules[module].__file__ or "").parent / "README.md"
+    return readme.read_text(encoding="utf-8") if readme.is_file() else ""
+
+
+def test_every_command_of_the_command_line_is_in_the_reference() -> None:
+    """Every command and sub-command: in docs/reference.md's table, or, for one a benchmark's folder adds, in its
+    README (so that a benchmark added as one folder documents its own)."""
+    import typer
+
+    from mechbench.cli import app
+
+    documented = _documented_commands((ROOT / "docs/reference.md").read_text(encoding="utf-8"))
+    missing = []
+    for name, command in typer.main.get_command(app).commands.items():  # type: ignore[attr-defined]
+        if (name,) not in documented:
+            missing.append(name)
+        for sub, subcommand in getattr(command, "commands", {}).items():
+            if (name, sub) in documented or (name, "*") in documented:
+                continue
+            if f"mechbench {name} {sub}" not in _benchmark_readme(subcommand.callback):
+                missing.append(f"{name} {sub}")
+    assert not missing, f"neither docs/reference.md's command table nor the benchmark's README names: {missing}"

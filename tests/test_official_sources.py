@@ -115,6 +115,32 @@ def test_unreachable_sources_fail_on_the_command_line_with_exit_2(tmp_path: Path
         assert done.stderr.strip().startswith("error: the official") and message in done.stderr
 
 
+def test_commands_with_data_options_of_their_own_name_them_when_the_publishers_data_is_away(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """-T data=bundled is the eval's option: a command that takes its data otherwise names its own option, and the
+    shortcut panel's options given without --shortcuts are refused, not ignored."""
+    from typer.testing import CliRunner
+
+    from mechbench.cli import app
+    from mechbench.sources.resolve import bundled
+
+    for variable in ("HF_ENDPOINT", "MECHBENCH_GITHUB", "MECHBENCH_GITHUB_RAW"):
+        monkeypatch.setenv(variable, "http://127.0.0.1:9")  # nothing listens on the discard port
+    monkeypatch.setenv("MECHBENCH_CACHE", str(tmp_path / "cache"))
+    runner = CliRunner()
+    for argv, hint in (
+        (["validate", "sphyr"], "; offline, --data bundled validates on mechbench's own set"),
+        (["calibrate", "structural", "--set", str(bundled("structural_eval"))], "; --published DIR compares with"),
+        (["calibrate", "sphyr", "--set", str(bundled("sphyr"))], "; --published DIR compares with"),
+    ):
+        result = runner.invoke(app, argv)
+        assert result.exit_code == 2 and "data could not be fetched" in result.stderr, (argv, result.output)
+        assert hint in result.stderr and "-T data" not in result.stderr, result.stderr
+    result = runner.invoke(app, ["validate", "sphyr", "-T", "data=bundled", "--limit", "3"])
+    assert result.exit_code == 2 and "-T, --limit go with --shortcuts" in result.stderr
+
+
 def test_generated_seesim_questions_take_the_publishers_wording_or_say_why_not(
     github: Path, published_seesim: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -124,6 +150,7 @@ def test_generated_seesim_questions_take_the_publishers_wording_or_say_why_not(
     wording, source = question_wording(None, warnings.append)  # the publisher's archive is not served yet
     assert source == "mechbench" and len(warnings) == 1
     assert f"{SEESIM_REVISION}.zip failed" in warnings[0] and "--questions PATH" in warnings[0]
+    assert "-T data" not in warnings[0]  # generate takes --questions, not the eval's -T
     _zip_folder(published_seesim, github / SEESIM_ARCHIVE, f"OpenSeeSimE-{SEESIM_REVISION}")
     published = json.loads((published_seesim / "benchmark" / "qa-benchmark-with-qids.json").read_text())
     wording, source = question_wording(None, warnings.append)

@@ -97,6 +97,14 @@ def _wrapped(name: str, own: Callable[..., Any]) -> Callable[..., Any]:
         shortcuts, task_arg, log_dir, limit, prior = (kwargs.pop(key) for key in EXTRA)
         if shortcuts:
             return run(name, task_arg, log_dir, limit, prior)
+        panel_only = (("-T", task_arg), ("--log-dir", log_dir), ("--limit", limit), ("--prior", prior))
+        given = [flag for flag, value in panel_only if value is not None]
+        if given:  # the panel's options, which the benchmark's own validation would silently ignore
+            verb = "goes" if len(given) == 1 else "go"
+            fail(
+                f"{', '.join(given)} {verb} with --shortcuts (the shortcut panel); 'mechbench validate {name} --help' "
+                "lists this validation's options"
+            )
         return own(**kwargs)
 
     annotations = {**hints, **{k: v for k, v in extras.items() if k in EXTRA}}

@@ -62,3 +62,14 @@ class OfficialDataUnavailable(DataSourceError):
 
     def __reduce__(self) -> tuple:  # raised in a worker process, it must arrive whole
         return type(self), (str(self), self.reason)
+
+
+def reason_of(error: Exception) -> str:
+    """What went wrong, without the ``-T data=bundled`` hint the publisher's data failing to arrive carries."""
+    return error.reason if isinstance(error, OfficialDataUnavailable) else str(error)
+
+
+def with_hint(error: Exception, hint: str) -> str:
+    """``error``'s message for a command whose own way to other data is ``hint``: the publisher's data failing to
+    arrive names ``-T data=bundled``, which only ``mechbench eval`` takes, so ``hint`` replaces it there."""
+    return f"{error.reason}; {hint}" if isinstance(error, OfficialDataUnavailable) else str(error)

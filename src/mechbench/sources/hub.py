@@ -15,6 +15,13 @@ from mechbench.sources.download import DOWNLOAD_TIMEOUT_S, MAX_LISTING_BYTES, OP
 
 HUB_ENDPOINT = "https://huggingface.co"
 REPOSITORY_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+def hub_endpoint() -> str:
+    """The hub to read from: ``$HF_ENDPOINT`` (the Hugging Face convention, for mirrors and tests) or the hub."""
+    return os.environ.get("HF_ENDPOINT") or HUB_ENDPOINT
+
+
 HUB_TOKEN_VARIABLES = ("HF_TOKEN", "HUGGING_FACE_HUB_TOKEN")
 """Environment variables whose token is sent (as a bearer header, never in a URL) to the hub for gated datasets."""
 

@@ -23,7 +23,7 @@ from mechbench.sources.download import unmask_url
 from mechbench.sources.files import files_sha256, find_file, read_data_text, within
 from mechbench.sources.git_lfs import GitOrigin, github_origin
 from mechbench.sources.github import fetch_repository_files, github_archive
-from mechbench.sources.hub import HUB_ENDPOINT, fetch_hub_files, is_hub_id, list_hub_files
+from mechbench.sources.hub import fetch_hub_files, hub_endpoint, is_hub_id, list_hub_files
 from mechbench.sources.media import MediaKind, usable_media
 from mechbench.sources.resolve import bundled, describe_source, is_url, resolve_source
 
@@ -139,7 +139,7 @@ class DataRoot:
         return files_sha256(paths)
 
     def _hub(self) -> str:
-        return self.endpoint or HUB_ENDPOINT
+        return self.endpoint or hub_endpoint()
 
     def _fetch(self, paths: list[str]) -> None:
         assert self.remote is not None
@@ -202,7 +202,7 @@ def open_data(
         remote = Official("hub", text, revision)
         folder = _remote_folder("hub", text, revision)
         return DataRoot(benchmark, "hub", folder, describe_source(text), revision, remote=remote, endpoint=endpoint)
-    local = resolve_source(text, hub_paths=None, hub_prefix=hub_prefix or "", endpoint=endpoint or HUB_ENDPOINT)
+    local = resolve_source(text, hub_paths=None, hub_prefix=hub_prefix or "", endpoint=endpoint or hub_endpoint())
     origin = github_origin(unmask_url(text), local) if is_url(text) else None
     kind: Kind = "archive" if is_url(text) else "hub"
     return DataRoot(benchmark, kind, local, describe_source(text), revision, origin)

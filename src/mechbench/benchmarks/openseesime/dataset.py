@@ -10,7 +10,6 @@ are written once into the cache, named by their content hash.
 from __future__ import annotations
 
 import hashlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Literal
@@ -20,7 +19,7 @@ from pydantic import BaseModel
 from mechbench.core.errors import DataSourceError
 from mechbench.core.paths import default_cache
 from mechbench.core.text import clean
-from mechbench.sources.hub import HUB_ENDPOINT, is_hub_id
+from mechbench.sources.hub import hub_endpoint, is_hub_id
 from mechbench.sources.media import check_media
 from mechbench.sources.root import DataRoot, Official, open_data
 
@@ -102,11 +101,6 @@ def dataset_id(domain: Domain, subset: Subset) -> str:
 def default_revision(dataset: str) -> str:
     """The pinned commit of ``dataset`` where one is known, else ``main``."""
     return PINNED_REVISIONS.get(dataset, "main")
-
-
-def hub_endpoint() -> str:
-    """The hub to read from: ``$HF_ENDPOINT`` (the Hugging Face convention, for mirrors and tests) or the hub."""
-    return os.environ.get("HF_ENDPOINT") or HUB_ENDPOINT
 
 
 def open_openseesime(

@@ -22,7 +22,7 @@ from mechbench.benchmarks.seesim import rules
 from mechbench.benchmarks.seesim.dataset import BENCHMARK_FILE, benchmark_root, read_blocks
 from mechbench.benchmarks.seesim.protocol import DOMAINS, FLUID_FILE_OFFSET
 from mechbench.benchmarks.seesim.scenarios import draw_setup, template_order
-from mechbench.core.errors import DataSourceError, MechbenchError
+from mechbench.core.errors import DataSourceError, MechbenchError, reason_of
 from mechbench.core.executor import run_batch
 from mechbench.core.precision import rounded
 from mechbench.core.threads import one_blas_thread
@@ -122,8 +122,8 @@ def question_wording(questions: str | None, warn: Callable[[str], None]) -> tupl
         if questions is not None:
             raise
         warn(
-            f"the published SeeSim questions could not be read ({error}); the questions use mechbench's wording "
-            "(--questions PATH reads a local copy of the publisher's repository)"
+            f"the published SeeSim questions could not be read ({reason_of(error)}); the questions use mechbench's "
+            "wording (--questions PATH reads a local copy of the publisher's repository)"
         )
         return own, "mechbench"
     missing = [qid for d in DOMAINS for qid in own[d] if qid not in published[d]]

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from mechbench.benchmarks.sphyr.versions import DEFAULT_VERSION, GRID_SIZES, VERSIONS
-from mechbench.core.errors import DataSourceError, MechbenchError, UsageError
+from mechbench.core.errors import DataSourceError, MechbenchError, UsageError, reason_of, with_hint
 from mechbench.harness.commands import (
     CommandGroups,
     ExecutorOption,
@@ -122,7 +122,7 @@ def validate_sphyr(
     except ValueError:
         fail("validate takes exactly one subject")
     except MechbenchError as error:
-        fail(str(error))
+        fail(with_hint(error, "offline, --data bundled validates on mechbench's own set (--data DIR: a local copy)"))
     if not records:
         fail(f"no samples selected from {subject}")
     report = validate(records, is_hard(name), seed, reference, load_direction)  # type: ignore[arg-type]
@@ -251,7 +251,6 @@ def _published_for(like: str, against: str | None, release: str | None) -> tuple
     from mechbench.benchmarks.sphyr.dataset import subject_file
     from mechbench.benchmarks.sphyr.generate import subject_kinds
     from mechbench.benchmarks.sphyr.release import published_items
-    from mechbench.core.errors import OfficialDataUnavailable
 
     if against == "none":
         if release:
@@ -262,7 +261,7 @@ def _published_for(like: str, against: str | None, release: str | None) -> tuple
         try:
             paths = [subject_file(subject, None, version=like) for subject in easy]  # type: ignore[arg-type]
         except MechbenchError as error:
-            reason = error.reason if isinstance(error, OfficialDataUnavailable) else error  # not the -T data hint
+            reason = reason_of(error)  # not the -T data hint
             if against == "official" or release:
                 raise DataSourceError(
                     f"a release is drawn away from the official {like} items, which could not be had ({reason}); "
@@ -349,5 +348,5 @@ def calibrate_sphyr_command(
 
             write_card(fresh, markdown(report))
     except MechbenchError as error:
-        fail(str(error))
+        fail(with_hint(error, "--published DIR compares with a local copy of the published set"))
     emit_calibration(report, output, json_output)

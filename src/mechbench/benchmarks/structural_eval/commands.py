@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from mechbench.core.errors import MechbenchError
+from mechbench.core.errors import MechbenchError, with_hint
 from mechbench.harness.commands import (
     CommandGroups,
     ExecutorOption,
@@ -166,5 +166,5 @@ def calibrate_structural(
         name = f"published set {published}" if published else "the official set"
         report = calibrate(fresh_tasks, published_tasks, (f"fresh set {fresh}", name))
     except MechbenchError as error:
-        fail(str(error))
+        fail(with_hint(error, "--published DIR compares with a local copy of the published set"))
     emit_calibration(report, output, json_output)
