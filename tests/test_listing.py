@@ -5,6 +5,7 @@ under ``tests/benchmarks/``."""
 
 from __future__ import annotations
 
+import importlib
 import tomllib
 from pathlib import Path
 
@@ -58,3 +59,30 @@ def test_mechbench_itself_is_licensed_and_citable_as_its_package_says() -> None:
     assert project["license"]["text"] == citation["license"] == "MIT"
     assert "MIT License" in (REPO / "LICENSE").read_text()
     assert citation["version"] == project["version"] and citation["cff-version"] == "1.2.0"
+
+
+def test_a_built_in_model_for_another_benchmark_is_refused_naming_what_list_names(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from types import SimpleNamespace
+
+    from typer.testing import CliRunner
+
+    from mechbench.cli import app
+    from mechbench.core.errors import UsageError
+
+    specs_module = importlib.import_module("mechbench.registry.specs")  # the package re-exports a function so named
+
+    printed = CliRunner().invoke(app, ["list"]).output.splitlines()
+    refused = 0
+    for entry in registry.specs():
+        listed = printed[printed.index(next(p for p in printed if p.startswith(f"mechbench/{entry.name}"))) + 1]
+        others = [n for n, found in registry.baselines().items() if all(b.benchmark != entry.name for b in found)]
+        for other in others[:1]:
+            model = SimpleNamespace(api=SimpleNamespace(mechbench_baseline=other))
+            monkeypatch.setattr(specs_module, "_active_model", lambda model=model: model)
+            with pytest.raises(UsageError) as raised:
+                registry.check_builtin_model(entry.name)
+            assert f"built-in models for {entry.name}: " + listed.split("built-in models: ")[1] in str(raised.value)
+            refused += 1
+    assert refused >= 2

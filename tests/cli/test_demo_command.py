@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from mechbench import registry
 from mechbench.cli import app
+from mechbench.cli import demo as demo_module
 
 pytestmark = pytest.mark.slow  # whole Inspect runs: left out of -m 'not slow'
 
@@ -43,7 +44,16 @@ def test_the_demo_runs_each_benchmark_offline_with_its_shortcut_panel_in_the_rep
     assert f"<h2>{entry.title}</h2>" in (out / "report" / "report.html").read_text()
 
 
-def test_the_demo_takes_only_registered_benchmarks(tmp_path: Path) -> None:
+def test_the_demo_takes_only_registered_benchmarks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     result = CliRunner().invoke(app, ["demo", "-o", str(tmp_path), "--only", "no_such_benchmark"])
     assert result.exit_code == 2 and "--only takes registered benchmarks" in result.stderr
+    # The aliases `mechbench list` names, as `mechbench eval` takes them; --output as `mechbench report` takes it.
+    aliased = [(alias, entry.name) for entry in registry.specs() for alias in entry.aliases]
+    assert aliased, "no benchmark has an alias"
+    called = []
+    monkeypatch.setattr(demo_module, "run_demo", lambda out, echo, only: called.append((out, only)) or out / "r.html")
+    given = ",".join(alias for alias, _ in aliased)
+    result = CliRunner().invoke(app, ["demo", "--output", str(tmp_path / "out"), "--only", given])
+    assert result.exit_code == 0, result.output
+    assert called == [(tmp_path / "out", [name for _, name in aliased])]
     assert not (tmp_path / "logs").exists()  # refused before anything ran

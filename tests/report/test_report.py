@@ -199,3 +199,12 @@ def test_odd_logs_never_stop_the_report(logs: Path, tmp_path: Path) -> None:
     data = json.loads((tmp_path / "out" / "report.json").read_text())
     rows = [r for r in data["leaderboard"] if r["benchmark"] == "structural_eval"]
     assert rows and all(0.0 <= r["value"] <= 1.0 for r in rows) and not data["skipped_logs"]
+
+
+def test_a_log_file_given_for_the_log_folder_is_named_with_its_folder(tmp_path: Path) -> None:
+    log = tmp_path / "run.eval"
+    log.write_bytes(b"PK")
+    result = runner.invoke(app, ["report", str(log), "-o", str(tmp_path / "report")])
+    assert result.exit_code == 2 and f"is a file (its folder: {tmp_path})" in result.stderr
+    result = runner.invoke(app, ["report", str(tmp_path / "none"), "-o", str(tmp_path / "report")])
+    assert result.exit_code == 2 and "does not exist" in result.stderr

@@ -67,11 +67,17 @@ def register(app: typer.Typer) -> None:
 
 
 def demo(
-    out: Annotated[Path, typer.Option("-o", "--out", help="Folder for results and drawings.")] = Path("mechbench-out"),
+    out: Annotated[Path, typer.Option("-o", "--out", "--output", help="Folder for results and drawings.")] = Path(
+        "mechbench-out"
+    ),
     only: Annotated[str | None, typer.Option(help="Comma list of benchmarks to run (default: all).")] = None,
 ) -> None:
     """Run every benchmark offline (no network, no API key) on mechbench's own data; logs and report in OUT."""
-    chosen = [name.strip() for name in only.split(",") if name.strip()] if only is not None else None
+    from mechbench.cli.eval_checks import task_aliases
+
+    aliases = task_aliases()  # what `mechbench list` names as "also:", as `mechbench eval` takes them
+    given = [name.strip() for name in only.split(",") if name.strip()] if only is not None else None
+    chosen = [aliases.get(name, name) for name in given] if given is not None else None
     known = [entry.name for entry in registry.specs()]
     unknown = [name for name in chosen or [] if name not in known]
     if unknown or chosen == []:

@@ -28,12 +28,6 @@ def register(app: typer.Typer) -> None:
     app.command("list")(list_command)
 
 
-def _served(name: str) -> list[str]:
-    from mechbench import registry
-
-    return sorted(n for n, found in registry.baselines().items() if any(b.benchmark == name for b in found))
-
-
 def benchmarks_table(root: str = "") -> str:
     """The README's table: each benchmark (linked to its page, ``root`` leading from the page to the repository's
     top), what the model sees and answers, what scores it, what it needs."""
@@ -54,7 +48,7 @@ def benchmarks_table(root: str = "") -> str:
 def models_table() -> str:
     """The reference page's table of built-in models: each name, the benchmarks it answers and what it does."""
     from mechbench import registry
-    from mechbench.providers.model import REPLAY, TOOL_DEMO
+    from mechbench.registry import REPLAY, TOOL_DEMO
 
     lines = ["| `--model mechbench/…` | answers | what it does |", "|---|---|---|"]
     titles = {entry.name: entry.title for entry in registry.specs()}
@@ -107,7 +101,6 @@ def list_command(
 ) -> None:
     """The registered benchmarks (Inspect task, title, aliases), and the built-in models each can run."""
     from mechbench import registry
-    from mechbench.providers.model import REPLAY, TOOL_DEMO
 
     if as_markdown is not None:
         if as_markdown not in TABLES:
@@ -115,9 +108,7 @@ def list_command(
         typer.echo(markdown(as_markdown))
         return
     for entry in registry.specs():
-        models = _served(entry.name)
-        if entry.tool_script is not None:
-            models.append(TOOL_DEMO)
         aliases = f" (also: {', '.join(entry.aliases)})" if entry.aliases else ""
         typer.echo(f"mechbench/{entry.name}{aliases}: {entry.title}")
-        typer.echo(f"  built-in models: {', '.join(f'mechbench/{m}' for m in [*models, REPLAY])}")
+        models = registry.built_in_models(entry.name)
+        typer.echo(f"  built-in models: {', '.join(f'mechbench/{m}' for m in models)}")

@@ -118,7 +118,7 @@ def plan_lines(
         best = detectable(design, replace(spread, icc=0.0), target)
         hint = "; runs on this data in a log folder (--from) measure where between the two it is"
         lines.append(
-            f"  (if the answers within a {unit} were no more alike than any two: "
+            f"  (if the answers within {'an' if unit[:1] in 'aeiou' else 'a'} {unit} were no more alike than any two: "
             f"{f'{best:.2g}' if best <= 1 else 'more than 1'}{hint if spread is WORST_CASE else ''})"
         )
     if detect is not None:

@@ -23,6 +23,8 @@ def report(
     """Leaderboards and figures from Inspect logs: report.md, a self-contained report.html, report.json."""
     from mechbench.report import build_report, write_report
 
+    if log_dir.is_file():
+        fail(f"mechbench report takes a log folder; {log_dir} is a file (its folder: {log_dir.parent})")
     if not log_dir.is_dir():
         fail(f"log folder {log_dir} does not exist")
     if format not in ("all", "json"):

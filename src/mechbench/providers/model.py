@@ -30,9 +30,7 @@ from mechbench.harness.replies import REPLAY_EXHAUSTED
 from mechbench.providers.replay import ReplayBook
 
 CHARS_PER_TOKEN = 4
-REPLAY = "replay"
-TOOL_DEMO = "tool-demo"
-"""The scripted agent of the tool setting: calls each of the task's tools, then submits (no key, no network)."""
+REPLAY, TOOL_DEMO = registry.REPLAY, registry.TOOL_DEMO
 
 
 def estimated_usage(prompt: str, reply: str) -> ModelUsage:

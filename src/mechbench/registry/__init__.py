@@ -7,6 +7,8 @@ iterate :func:`specs`; none of them imports a benchmark, so adding a benchmark m
 
 from mechbench.registry.specs import (
     BENCHMARKS_PACKAGE,
+    REPLAY,
+    TOOL_DEMO,
     Baseline,
     BenchmarkSpec,
     Cluster,
@@ -18,6 +20,7 @@ from mechbench.registry.specs import (
     Table,
     accuracy_headline,
     baselines,
+    built_in_models,
     check_builtin_model,
     discover,
     first_score,
@@ -30,6 +33,8 @@ from mechbench.registry.specs import (
 
 __all__ = [
     "BENCHMARKS_PACKAGE",
+    "REPLAY",
+    "TOOL_DEMO",
     "Baseline",
     "BenchmarkSpec",
     "Cluster",
@@ -41,6 +46,7 @@ __all__ = [
     "Table",
     "accuracy_headline",
     "baselines",
+    "built_in_models",
     "check_builtin_model",
     "discover",
     "first_score",

@@ -209,6 +209,20 @@ def baselines() -> dict[str, list[Baseline]]:
     return out
 
 
+REPLAY = "replay"
+"""The built-in model that answers every benchmark from recorded replies."""
+TOOL_DEMO = "tool-demo"
+"""The scripted agent of the tool setting: calls each of the task's tools, then submits (no key, no network)."""
+
+
+def built_in_models(benchmark: str) -> list[str]:
+    """The built-in models that answer ``benchmark`` (without ``mechbench/``): its baselines, the tool setting's
+    scripted agent where it has one, and replay."""
+    entry = spec(benchmark)
+    served = sorted(n for n, found in baselines().items() if any(b.benchmark == benchmark for b in found))
+    return [*served, *([TOOL_DEMO] if entry is not None and entry.tool_script is not None else []), REPLAY]
+
+
 def replay_readers() -> list[ReplayReader]:
     """Every benchmark's own recorded-reply formats."""
     return [reader for entry in specs() for reader in entry.replay_readers]
@@ -231,12 +245,10 @@ def check_builtin_model(benchmark: str) -> None:
         return
     serves = sorted({b.benchmark for b in known[name]})
     if benchmark not in serves:
-        able = sorted(
-            f"mechbench/{n}" for n, entries in known.items() if any(b.benchmark == benchmark for b in entries)
-        )
+        able = ", ".join(f"mechbench/{n}" for n in built_in_models(benchmark))
         raise UsageError(
             f"mechbench/{name} answers {', '.join(serves)} prompts only, not {benchmark}; built-in models for "
-            f"{benchmark}: {', '.join([*able, 'mechbench/replay'])}"
+            f"{benchmark}: {able}"
         )
 
 
