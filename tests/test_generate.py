@@ -130,3 +130,7 @@ def test_an_unreachable_official_source_is_an_error_never_a_substitution(tmp_pat
         resolve_or_official(None, unreachable, "sphyr", hub_paths=None)
     assert resolve_or_official("bundled", unreachable, "structural_eval", hub_paths=None) == bundled("structural_eval")
     assert cached_url(unreachable, tmp_path) is None  # looking in the cache never downloads
+    with pytest.raises(DataSourceError, match=r"'bundld' is neither .* dataset id \(did you mean bundled\?\)"):
+        resolve_or_official("bundld", unreachable, "sphyr", hub_paths=None)
+    with pytest.raises(DataSourceError, match=r"dataset id$"):  # no hint where nothing is close
+        resolve_or_official(str(tmp_path / "nothing"), unreachable, "sphyr", hub_paths=None)

@@ -7,6 +7,7 @@ fetched, the error says so and names ``-T data=bundled``.
 
 from __future__ import annotations
 
+import difflib
 import json
 from pathlib import Path
 
@@ -103,4 +104,7 @@ def resolve_source(
             if not hub_paths:
                 raise DataSourceError(f"hub dataset {text} has no files under {hub_prefix or '/'}")
         return fetch_hub_files(text, hub_paths, endpoint=endpoint, cache=cache)
-    raise DataSourceError(f"{text!r} is neither an existing folder, an archive URL, nor a Hugging Face dataset id")
+    hint = " (did you mean bundled?)" if difflib.get_close_matches(text, ["bundled"], n=1, cutoff=0.7) else ""
+    raise DataSourceError(
+        f"{text!r} is neither an existing folder, an archive URL, nor a Hugging Face dataset id{hint}"
+    )
