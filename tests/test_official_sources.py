@@ -137,6 +137,7 @@ def test_commands_with_data_options_of_their_own_name_them_when_the_publishers_d
         result = runner.invoke(app, argv)
         assert result.exit_code == 2 and "data could not be fetched" in result.stderr, (argv, result.output)
         assert hint in result.stderr and "-T data" not in result.stderr, result.stderr
+        assert "127.0.0.1:9" in result.stderr  # the mirror the environment names (HF_ENDPOINT for SPhyR's hub)
     result = runner.invoke(app, ["validate", "sphyr", "-T", "data=bundled", "--limit", "3"])
     assert result.exit_code == 2 and "-T, --limit go with --shortcuts" in result.stderr
 

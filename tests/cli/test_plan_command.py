@@ -65,15 +65,29 @@ def test_a_folder_without_a_usable_run_falls_back_to_the_worst_case_and_says_why
     assert "SD 0.71, ICC 1 — the worst case" in out and f"({structural_logs} holds no run of sphyr on this data)" in out
     missing = CliRunner().invoke(app, ["plan", "seesim", "-T", "data=bundled", "--from", str(tmp_path / "nothing")])
     assert missing.exit_code == 2 and "--from takes a log folder" in missing.output
+    log = next(structural_logs.glob("*.eval"))
+    a_file = CliRunner().invoke(app, ["plan", "seesim", "-T", "data=bundled", "--from", str(log)])
+    assert a_file.exit_code == 2 and f"is a file (its folder: {structural_logs})" in a_file.output
+
+
+def test_one_run_with_epochs_is_taken_by_its_epoch_means(tmp_path: Path) -> None:
+    """Epochs are averaged within a sample, as in a pair: two epochs of one drawing are not a cluster of two."""
+    logs = tmp_path / "logs"
+    command = [sys.executable, "-m", "mechbench", "eval", "structural_eval", "-T", "data=bundled", "--limit", "8"]
+    command += ["--epochs", "2", "--model", "mechbench/template", "--log-dir", str(logs)]
+    done = forked.run(command, capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = _plan("structural_eval", "-T", "data=bundled", "--limit", "8", "--from", str(logs))
+    assert "(one model's scores, two such models independent; one sample per cluster" in out, out
 
 
 def test_a_set_too_small_for_any_difference_is_said_so() -> None:
     out = _plan("structural_eval", "-T", "data=bundled", "--limit", "4")
-    assert "no difference is found 80 % of the time: the largest there is, 1, is found" in out
+    assert "under this spread no difference up to 1 (the largest there is) is found 80 % of the time; 1 needs" in out
     assert all(float(x) <= 1 for x in re.findall(r"difference of ([0-9.]+)", out))
     assert "more samples per drawing" not in out  # one sample per drawing: there is no ICC to blame
     dry = CliRunner().invoke(
         app,
         ["eval", "structural_eval", "-T", "data=bundled", "--model", "mechbench/random", "--limit", "4", "--dry-run"],
     )
-    assert dry.exit_code == 0 and "no difference is found 80 % of the time" in dry.output
+    assert dry.exit_code == 0 and "no difference up to 1 (the largest there is) is found 80 %" in dry.output

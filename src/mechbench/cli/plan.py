@@ -17,8 +17,17 @@ from typing import Annotated, Any
 
 import typer
 
-from mechbench.core.power import WORST_CASE, Design, Spread, clusters_needed, detectable, estimate_spread, power
-from mechbench.harness.commands import fail
+from mechbench.core.power import (
+    WORST_CASE,
+    WORST_ICC,
+    Design,
+    Spread,
+    clusters_needed,
+    detectable,
+    estimate_spread,
+    power,
+)
+from mechbench.harness.commands import fail, log_folder
 
 DEFAULT_DETECT = 0.05
 """The target difference ``--dry-run`` prints the samples for (``mechbench plan --detect`` takes another)."""
@@ -56,23 +65,27 @@ def spread_from(logs: Path | None, benchmark: str, digest: str | None) -> Spread
     if not rows:
         return _worst(f"{logs} holds no run of {benchmark} on this data")
     where = f"{len(rows)} earlier run{'s' if len(rows) != 1 else ''} in {logs}"
-    found, singletons = [], True
+    found, measured = [], []  # every pair's estimate; the ICCs of pairs with clusters of several samples
     for i, first in enumerate(rows):
         for second in rows[i + 1 :]:
             differences = _differences(report.observations(first), report.observations(second))
             estimate = estimate_spread(differences, where)
             if estimate is not None:
                 found.append(estimate)
-                singletons &= len({cluster for cluster, _ in differences}) == len(differences)
-    note = "; one sample per cluster, so the ICC cannot be measured and is taken as 1" if singletons else ""
+                if len({cluster for cluster, _ in differences}) < len(differences):
+                    measured.append(estimate.icc)
+    note = "; one sample per cluster, so the ICC cannot be measured and is taken as 1" if not measured else ""
     if found:
         sd = statistics.median(s.sd for s in found)
-        icc = statistics.median(s.icc for s in found)
+        icc = statistics.median(measured) if measured else WORST_ICC
         pairs = f"{len(found)} pair{'s' if len(found) != 1 else ''}"
         return Spread(sd, icc, f"{where} ({pairs}: the median SD and ICC of their differences{note})")
     if len(rows) > 1:
         return _worst(f"the {len(rows)} runs in {logs} on this data share fewer than two clusters or differ on none")
-    scores = [(o.cluster, o.value) for o in report.observations(rows[0])]
+    from mechbench.core.intervals import per_sample
+
+    means, _, clusters, _, _ = per_sample(report.observations(rows[0]))  # epochs averaged, as in a pair
+    scores = [(clusters[s], mean) for s, mean in means.items()]
     single = estimate_spread(scores, where)
     if single is None:
         return _worst(f"the one run in {logs} on this data has fewer than two clusters or the same score on all")
@@ -103,10 +116,11 @@ def plan_lines(
     smallest = detectable(design, spread, target)
     if smallest <= 1:
         found = f"a difference of {smallest:.2g} or more is found {_percent(target)} of the time"
-    else:  # scores lie in [0, 1]: no difference reaches the power asked for
+    else:  # scores lie in [0, 1]: under this spread no difference reaches the power asked for
+        needed = clusters_needed(design, spread, 1.0, target)
         found = (
-            f"no difference is found {_percent(target)} of the time: the largest there is, 1, is found "
-            f"{_percent(power(design, spread, 1.0))} of the time"
+            f"under this spread no difference up to 1 (the largest there is) is found {_percent(target)} of the time; "
+            f"1 needs {needed:,} {unit}s of these sizes"
         )
     lines = [
         f"  power: {design.samples} samples in {design.clusters} {unit}s ({sizes[0]}–{sizes[-1]} per {unit}, "
@@ -174,8 +188,8 @@ def plan(
         fail(f"--detect takes a difference between 0 and 1, got {detect}")
     if not 0 < target_power < 1:
         fail(f"--power takes a probability between 0 and 1, got {target_power}")
-    if logs is not None and not logs.is_dir():
-        fail(f"--from takes a log folder; {logs} is not one")
+    if logs is not None:
+        log_folder(logs, "--from")
     try:
         name = resolve_task(task)
         spec = registry.spec(name)

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from mechbench.harness.commands import fail
+from mechbench.harness.commands import fail, log_folder
 
 
 def register(app: typer.Typer) -> None:
@@ -23,10 +23,7 @@ def report(
     """Leaderboards and figures from Inspect logs: report.md, a self-contained report.html, report.json."""
     from mechbench.report import build_report, write_report
 
-    if log_dir.is_file():
-        fail(f"mechbench report takes a log folder; {log_dir} is a file (its folder: {log_dir.parent})")
-    if not log_dir.is_dir():
-        fail(f"log folder {log_dir} does not exist")
+    log_folder(log_dir, "mechbench report")
     if format not in ("all", "json"):
         fail(f"--format must be all or json, got {format!r}")
     built = build_report(log_dir)

@@ -65,6 +65,16 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(USAGE_ERROR)
 
 
+def log_folder(path: Path, what: str) -> Path:
+    """``path`` when it is a folder, else the usage error ``what`` (the command or option) should say: a log file
+    is named with its folder."""
+    if path.is_file():
+        fail(f"{what} takes a log folder; {path} is a file (its folder: {path.parent})")
+    if not path.is_dir():
+        fail(f"{what} takes a log folder; {path} does not exist")
+    return path
+
+
 def choice(flag: str, value: str, allowed: tuple[str, ...]) -> str:
     """``value`` if ``allowed`` holds it (the tasks' own ``Literal`` choices), else one usage-error line."""
     try:

@@ -86,7 +86,7 @@ def _base(setting: str) -> str:
     )
 
 
-SCRIPTED = ("mechbench/tool-demo",)
+SCRIPTED = (f"mechbench/{registry.TOOL_DEMO}",)
 """Built-in agents whose tool runs follow a script: their differences show the path works, they measure nothing."""
 
 
