@@ -49,3 +49,10 @@ def test_rescoring_with_physics(published_sphyr: Path) -> None:
 def test_bad_subject_is_a_usage_error(sphyr_data: Path) -> None:
     result = runner.invoke(app, ["validate", "sphyr", "--data", str(sphyr_data), "--subject", "nope"])
     assert result.exit_code == 2 and "unknown SPhyR subject" in result.stderr
+
+
+def test_a_set_of_another_grid_size_than_the_version_is_refused_naming_the_option(sphyr_data: Path) -> None:
+    result = runner.invoke(app, ["validate", "sphyr", "--data", str(sphyr_data), "--version", "v2-20"])
+    assert result.exit_code == 2 and "is 10×10, but SPhyR v2-20 has 20×20 grids; for 10×10 grids use --version v1" in (
+        result.stderr
+    )

@@ -119,6 +119,7 @@ def validate_sphyr(
         (name,) = sphyr_data.parse_subjects(subject)
         path = sphyr_data.subject_file(name, data, version=version)  # type: ignore[arg-type]
         records = sphyr_data.select(sphyr_data.read_records(path), samples)
+        sphyr_data.check_size(records, version, str(path), flag="--version ")  # type: ignore[arg-type]
     except ValueError:
         fail("validate takes exactly one subject")
     except MechbenchError as error:

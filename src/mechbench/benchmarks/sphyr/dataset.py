@@ -111,14 +111,15 @@ def subject_file(subject: str, data: DataRoot | str | Path | None = None, *, ver
     return within(root.path, own[0]) if own else root.find(f"{subject}.jsonl")
 
 
-def check_size(records: list[GridRecord], version: Version, where: str) -> None:
-    """Refuse records whose grids are not the version's size (v2-20 asked, 10×10 given, or the reverse)."""
+def check_size(records: list[GridRecord], version: Version, where: str, flag: str = "-T version=") -> None:
+    """Refuse records whose grids are not the version's size (v2-20 asked, 10×10 given, or the reverse); the hint
+    names the version as the command takes it (``flag``)."""
     size = GRID_SIZES[version]
     for record in records:
         rows, cols = len(record.ground_truth), len(record.ground_truth[0])
         if rows != size or cols != size:
             others = [v for v, s in GRID_SIZES.items() if s == rows == cols]
-            hint = f"; for {rows}×{cols} grids use -T version={others[0]}" if others else ""
+            hint = f"; for {rows}×{cols} grids use {flag}{others[0]}" if others else ""
             raise DataSourceError(
                 f"{where}: record {record.index} is {rows}×{cols}, but SPhyR {version} has {size}×{size} grids{hint}"
             )
