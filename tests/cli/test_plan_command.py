@@ -25,15 +25,19 @@ def _plan(*args: str) -> str:
     return result.output
 
 
+def _structural_runs(logs: Path, *args: str) -> Path:
+    """``mechbench eval structural_eval`` on the bundled drawings with ``args``, its logs in ``logs``."""
+    command = [sys.executable, "-m", "mechbench", "eval", "structural_eval", "-T", "data=bundled", *args]
+    done = forked.run([*command, "--log-dir", str(logs)], capture_output=True, text=True, timeout=600, cwd=logs.parent)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return logs
+
+
 @pytest.fixture(scope="module")
 def structural_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two built-in models on 12 bundled StructuralEval drawings (one sample per drawing)."""
     logs = tmp_path_factory.mktemp("plan") / "logs"
-    command = [sys.executable, "-m", "mechbench", "eval", "structural_eval", "-T", "data=bundled", "--limit", "12"]
-    command += ["--model", "mechbench/random,mechbench/template", "--log-dir", str(logs)]
-    done = forked.run(command, capture_output=True, text=True, timeout=600, cwd=logs.parent)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return logs
+    return _structural_runs(logs, "--limit", "12", "--model", "mechbench/random,mechbench/template")
 
 
 def test_one_sample_per_cluster_gives_the_sd_of_the_differences_and_the_safe_icc() -> None:
@@ -72,11 +76,7 @@ def test_a_folder_without_a_usable_run_falls_back_to_the_worst_case_and_says_why
 
 def test_one_run_with_epochs_is_taken_by_its_epoch_means(tmp_path: Path) -> None:
     """Epochs are averaged within a sample, as in a pair: two epochs of one drawing are not a cluster of two."""
-    logs = tmp_path / "logs"
-    command = [sys.executable, "-m", "mechbench", "eval", "structural_eval", "-T", "data=bundled", "--limit", "8"]
-    command += ["--epochs", "2", "--model", "mechbench/template", "--log-dir", str(logs)]
-    done = forked.run(command, capture_output=True, text=True, timeout=600, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr[-2000:]
+    logs = _structural_runs(tmp_path / "logs", "--limit", "8", "--epochs", "2", "--model", "mechbench/template")
     out = _plan("structural_eval", "-T", "data=bundled", "--limit", "8", "--from", str(logs))
     assert "(one model's scores, two such models independent; one sample per cluster" in out, out
 

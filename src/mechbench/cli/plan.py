@@ -48,6 +48,13 @@ def _differences(a: list[Any], b: list[Any]) -> list[tuple[object, float]]:
     return [(clusters[s], means_a[s] - means_b[s]) for s in means_a if s in means_b]
 
 
+ICC_TAKEN_AS_1 = "; one sample per cluster, so the ICC cannot be measured and is taken as 1"
+
+
+def _one_per_cluster(values: list[tuple[object, float]]) -> bool:
+    return len({cluster for cluster, _ in values}) == len(values)
+
+
 def spread_from(logs: Path | None, benchmark: str, digest: str | None) -> Spread:
     """The spread of a paired difference on this data, measured on earlier runs in ``logs`` (two or more models:
     their pairs' differences, the median SD and ICC; one model: its own scores, taken twice as if two independent
@@ -72,13 +79,13 @@ def spread_from(logs: Path | None, benchmark: str, digest: str | None) -> Spread
             estimate = estimate_spread(differences, where)
             if estimate is not None:
                 found.append(estimate)
-                if len({cluster for cluster, _ in differences}) < len(differences):
+                if not _one_per_cluster(differences):
                     measured.append(estimate.icc)
-    note = "; one sample per cluster, so the ICC cannot be measured and is taken as 1" if not measured else ""
     if found:
         sd = statistics.median(s.sd for s in found)
         icc = statistics.median(measured) if measured else WORST_ICC
         pairs = f"{len(found)} pair{'s' if len(found) != 1 else ''}"
+        note = "" if measured else ICC_TAKEN_AS_1
         return Spread(sd, icc, f"{where} ({pairs}: the median SD and ICC of their differences{note})")
     if len(rows) > 1:
         return _worst(f"the {len(rows)} runs in {logs} on this data share fewer than two clusters or differ on none")
@@ -89,7 +96,7 @@ def spread_from(logs: Path | None, benchmark: str, digest: str | None) -> Spread
     single = estimate_spread(scores, where)
     if single is None:
         return _worst(f"the one run in {logs} on this data has fewer than two clusters or the same score on all")
-    note = note if len({c for c, _ in scores}) == len(scores) else ""
+    note = ICC_TAKEN_AS_1 if _one_per_cluster(scores) else ""
     source = f"{where} (one model's scores, two such models independent{note})"
     return Spread(math.sqrt(2) * single.sd, single.icc, source)
 

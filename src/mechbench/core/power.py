@@ -12,6 +12,7 @@ difference at power 1 − β is ``(t₁₋α/₂ + t₁₋β) · SE``.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -130,12 +131,8 @@ def estimate_spread(differences: Sequence[tuple[object, float]], source: str) ->
     if g < 2:
         return None
     if n == g:
-        values = [v[0] for v in groups.values()]
-        mean = sum(values) / n
-        variance = sum((x - mean) ** 2 for x in values) / (n - 1)
-        if variance <= 0:
-            return None
-        return Spread(math.sqrt(variance), WORST_ICC, source)
+        sd = statistics.stdev(v[0] for v in groups.values())
+        return Spread(sd, WORST_ICC, source) if sd > 0 else None
     mean = sum(sum(v) for v in groups.values()) / n
     between = sum(len(v) * (sum(v) / len(v) - mean) ** 2 for v in groups.values()) / (g - 1)
     within = sum((x - sum(v) / len(v)) ** 2 for v in groups.values() for x in v) / (n - g)
