@@ -68,3 +68,33 @@ def test_a_quantity_near_zero_is_judged_on_its_items_scale() -> None:
 def test_hostile_answers_score_zero_with_a_reason(hostile: str) -> None:
     (verdict,) = judge(hostile, Q[:1])  # refused by the format or the unit check: nothing is evaluated
     assert not verdict.correct and verdict.reason
+
+
+@pytest.mark.parametrize(
+    "unit",
+    ["MPa^9^9^9", "MPa²²²²²²", "MPa**9**9**9", "MPa³³³³", "MPa^3^99999999", "MPa/m^9^9^9", "MPa^7", "MPa**-9"],
+)
+def test_a_unit_is_bounded_before_pint_sees_it(unit: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mechbench.benchmarks.hand_calc import answers
+
+    def no_pint() -> None:
+        raise AssertionError("pint was asked to read a unit with chained or large exponents")
+
+    monkeypatch.setattr(answers, "registry", no_pint)
+    (verdict,) = judge(f"M_max = 45 {unit}", Q[:1])
+    assert not verdict.correct and verdict.reason == f"unit {unit!r} not recognised"
+
+
+def test_units_engineers_write_still_read() -> None:
+    stress = with_floors([quantity("s", "stress", "MPa", 90.0, "stress")])
+    for written in ["90 N/mm²", "0.09 kN/mm^2", "90 N/mm**2", "90 N.mm^-2", "90e6 N m^-2", "13.05 ksi", "90 MN/m²"]:
+        (verdict,) = judge(f"s = {written}", stress)
+        assert verdict.correct, (written, verdict.reason)
+
+
+@pytest.mark.parametrize("number", ["1.5 × 10^999", "1e999", "-2x10^500"])
+def test_a_number_out_of_float_range_scores_zero_with_that_reason(number: str) -> None:
+    (verdict,) = judge(f"M_max = {number} kN*m", Q[:1])  # 10 ** 999 is never formed: no OverflowError
+    assert (verdict.correct, verdict.reason) == (False, f"number {number!r} is out of float range")
+    (converted,) = judge("M_max = 1e308 GN*m", Q[:1])
+    assert not converted.correct and "out of float range once converted" in converted.reason

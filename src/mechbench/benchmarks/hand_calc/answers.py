@@ -19,8 +19,16 @@ _LINE = re.compile(
     r"(?P<number>[-+−]?(?:\d+(?:[.,]\d+)?|\.\d+)(?:\s*[eE][-+−]?\d{1,3}|\s*[×x]\s*10\^?[-+−]?\d{1,3})?)\s*"
     r"(?P<unit>[^\n]{0,24}?)[*`.\s]*$"
 )
-_UNIT_TEXT = re.compile(r"^[A-Za-zµμ°·*/^ ²³0-9.\-]{1,24}$")
-SPELLED = {"·": "*", "²": "**2", "³": "**3", "µ": "u", "μ": "u", "°": "deg", "^": "**"}
+_UNIT_TEXT = re.compile(r"^[A-Za-zµμ°·*/^ ²³⁴0-9.\-−]{1,24}$")
+_UNIT_NAME = re.compile(r"(?P<name>[A-Za-zµμ°]{1,12})(?:(?:\^|\*\*)(?P<power>[-−]?\d{1,2})|(?P<raised>[²³⁴]))?")
+_UNIT_SEPARATOR = re.compile(r"\s*(?P<op>[*·/.])\s*|\s+")
+SPELLED = {"µ": "u", "μ": "u", "°": "deg"}
+RAISED = {"²": 2, "³": 3, "⁴": 4}
+MAX_UNIT_POWER = 6
+"""The largest power of one unit factor a reply may write (mm⁶ is a warping constant's): bounded before pint sees
+anything, so no reply can make it compute a tower of powers."""
+MAX_UNIT_FACTORS = 6
+"""Unit factors in one answer (kN·m/m² has three)."""
 
 
 @functools.lru_cache(maxsize=1)
@@ -42,31 +50,67 @@ class Judged:
 
 
 def _number(text: str) -> float:
+    """The number a reply wrote (``4.5``, ``4,5``, ``1.2e3``, ``1.2 × 10^3``); ``inf`` when it is out of float
+    range (never an exception: ``10 ** 999`` is never formed)."""
     text = text.replace("−", "-").replace(" ", "")
-    if "×10" in text or "x10" in text:
-        mantissa, exponent = re.split(r"[×x]10\^?", text)
-        return float(mantissa.replace(",", ".")) * 10 ** int(exponent)
+    scientific = re.fullmatch(r"(?P<mantissa>.+?)[×x]10\^?(?P<exponent>[-+]?\d+)", text)
+    if scientific:
+        return float(f"{scientific['mantissa'].replace(',', '.')}e{scientific['exponent']}")
     return float(text.replace(",", "."))
+
+
+def unit_factors(text: str) -> list[tuple[str, int]] | None:
+    """A unit as written (``kN·m``, ``N/mm²``, ``kip*ft``, ``kN m``, ``1/s``) as (name, signed power) factors, read
+    left to right as pint reads a product; None when it is not one: a factor takes at most one exponent, a
+    single-digit superscript or a small integer (:data:`MAX_UNIT_POWER`), and nothing else may follow a name."""
+    text = text.strip()
+    position, sign, factors = 0, 1, []
+    if text.startswith("1/"):
+        position, sign = 2, -1
+    while True:
+        found = _UNIT_NAME.match(text, position)
+        if found is None or len(factors) == MAX_UNIT_FACTORS:
+            return None
+        if found["power"]:
+            power = int(found["power"].replace("−", "-"))
+        else:
+            power = RAISED[found["raised"]] if found["raised"] else 1
+        if power == 0 or abs(power) > MAX_UNIT_POWER:
+            return None
+        name = found["name"]
+        for old, new in SPELLED.items():
+            name = name.replace(old, new)
+        factors.append((name, sign * power))
+        position = found.end()
+        if position == len(text):
+            return factors
+        separator = _UNIT_SEPARATOR.match(text, position)
+        if separator is None:
+            return None
+        sign = -1 if separator["op"] == "/" else 1
+        position = separator.end()
 
 
 def _converted(value: float, unit_text: str, unit: str) -> tuple[float | None, str]:
     unit_text = unit_text.strip()
     if not unit_text:
         return None, "no unit"
-    if not _UNIT_TEXT.match(unit_text):
+    factors = unit_factors(unit_text) if _UNIT_TEXT.match(unit_text) else None
+    if factors is None:
         return None, f"unit {unit_text!r} not recognised"
-    spelled = unit_text
-    for old, new in SPELLED.items():
-        spelled = spelled.replace(old, new)
-    spelled = re.sub(r"(?<=[A-Za-z])\s+(?=[A-Za-z])", "*", spelled.strip())  # "kN m" is kN·m
     ureg = registry()
     try:
-        given = ureg.Unit(spelled)
+        given = ureg.dimensionless
+        for name, power in factors:
+            given = given * ureg.Unit(name) ** power
         wanted = ureg.Unit(unit)
-        return float(ureg.Quantity(value, given).to(wanted).magnitude), "ok"
+        converted = float(ureg.Quantity(value, given).to(wanted).magnitude)
     except Exception as error:  # pint's parse and dimensionality errors have no common base worth naming
         kind = "wrong dimension" if type(error).__name__ == "DimensionalityError" else "unit not recognised"
         return None, f"{kind}: {unit_text!r} is not {unit.replace('*', '·')}"
+    if not math.isfinite(converted):
+        return None, f"{value:g} {unit_text} is out of float range once converted to {unit.replace('*', '·')}"
+    return converted, "ok"
 
 
 def read_lines(reply: str) -> dict[str, tuple[str, str]]:
@@ -94,8 +138,11 @@ def judge(reply: str, quantities: list[Quantity]) -> list[Judged]:
         except ValueError:
             verdicts.append(Judged(q.key, None, False, f"unreadable number {number_text!r}"))
             continue
+        if not math.isfinite(number):
+            verdicts.append(Judged(q.key, None, False, f"number {number_text!r} is out of float range"))
+            continue
         value, why = _converted(number, unit_text, q.unit)
-        if value is None or not math.isfinite(value):
+        if value is None:
             verdicts.append(Judged(q.key, None, False, why))
             continue
         ok = abs(value - q.truth) <= max(TOLERANCE * abs(q.truth), q.floor)

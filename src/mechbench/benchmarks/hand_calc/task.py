@@ -12,6 +12,7 @@ from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from mechbench.harness.reliability import in_judge_thread
 from mechbench.harness.task import TaskParts, benchmark_task
 from mechbench.harness.tools import DEFAULT_TOOL_BUDGET
 from mechbench.sources.root import DataRoot, Official, open_data
@@ -19,7 +20,7 @@ from mechbench.sources.root import DataRoot, Official, open_data
 from .answers import judge
 from .items import Item, Quantity, read_items
 from .prompts import prompt, target
-from .protocol import BENCHMARK, CLUSTER, DRAWINGS, ITEMS_FILE, PRESENTATIONS
+from .protocol import BENCHMARK, CLUSTER, DRAWINGS, ITEMS_FILE, PRESENTATIONS, READING_BUDGET
 from .tools import tool_solver
 
 Presentation = Literal["drawing", "text", "both"]
@@ -32,7 +33,12 @@ def hand_calc_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         quantities = [Quantity.model_validate(q) for q in state.metadata["quantities"]]
-        verdicts = judge(state.output.completion, quantities)
+        reply = state.output.completion
+        try:  # bounded before pint sees it; the budget is the backstop that keeps the run going whatever happens
+            verdicts = await in_judge_thread(lambda: judge(reply, quantities), READING_BUDGET)
+        except TimeoutError:
+            why = f"reading the reply ran past its {READING_BUDGET:g} s budget and was abandoned"
+            return Score(value=0.0, explanation=why, metadata={"correct": 0, "asked": len(quantities), "reasons": {}})
         right = sum(v.correct for v in verdicts)
         reasons = {v.key: v.reason for v in verdicts}
         return Score(
