@@ -95,3 +95,19 @@ def test_images_are_counted_by_the_tile_rule() -> None:
     assert image_tokens((512, 512)) == 85 + 170  # one tile
     assert image_tokens((1024, 1024)) == 85 + 4 * 170  # brought to 768 × 768: four tiles
     assert image_tokens((4096, 1024)) == image_tokens((2048, 512))  # fitted in 2048 first
+
+
+def test_no_command_module_imports_one_that_imports_it() -> None:
+    """The dry run and ``plan`` share the offline task through a module of their own: no circle of imports runs
+    through the command line (grimp counts imports inside functions too)."""
+    import grimp
+
+    graph = grimp.build_graph("mechbench")
+    circles = [
+        (module, imported)
+        for module in sorted(m for m in graph.modules if m.startswith("mechbench.cli"))
+        for imported in graph.find_modules_directly_imported_by(module)
+        if graph.find_shortest_chain(importer=imported, imported=module)
+    ]
+    assert circles == []
+    assert graph.find_shortest_chain(importer="mechbench.cli.plan", imported="mechbench.cli.dry_run") is None

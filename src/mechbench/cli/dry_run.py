@@ -9,14 +9,22 @@ of each call. Prices are the user's to multiply.
 from __future__ import annotations
 
 import math
-import socket
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mechbench.core.errors import DataSourceError, UsageError
+from mechbench.cli.offline_task import NoNetworkError, count_option, no_network, offline_samples, task_arguments
+from mechbench.core.errors import UsageError
+
+__all__ = [  # what the dry run offered before the offline task moved out: still importable from here
+    "NoNetworkError",
+    "estimate",
+    "image_tokens",
+    "no_network",
+    "offline_samples",
+    "sample_cost",
+    "task_arguments",
+]
 
 CHARS_PER_TOKEN = 4
 """English text and JSON average about four characters a token in the common BPE vocabularies."""
@@ -28,28 +36,6 @@ UNREADABLE_IMAGE_TOKENS = IMAGE_BASE_TOKENS + 4 * IMAGE_TILE_TOKENS
 SAMPLE_RETRIES_FLAG = "--retry-on-error"
 DEFAULT_SAMPLE_RETRIES = 3
 """mechbench eval's default: a sample that ends in error is run again up to three times."""
-
-
-class NoNetworkError(ConnectionRefusedError):
-    """A connection attempted during a dry run."""
-
-
-@contextmanager
-def no_network() -> Iterator[None]:
-    """Refuse every outgoing connection and name lookup inside the block (a dry run sends nothing)."""
-
-    def refuse(*args: Any, **kwargs: Any) -> Any:
-        raise NoNetworkError("a dry run makes no network connection")
-
-    saved = socket.socket.connect, socket.socket.connect_ex, socket.create_connection, socket.getaddrinfo
-    socket.socket.connect = refuse  # type: ignore[method-assign]
-    socket.socket.connect_ex = refuse  # type: ignore[method-assign]
-    socket.create_connection = refuse  # type: ignore[assignment]
-    socket.getaddrinfo = refuse  # type: ignore[assignment]
-    try:
-        yield
-    finally:
-        socket.socket.connect, socket.socket.connect_ex, socket.create_connection, socket.getaddrinfo = saved  # type: ignore[method-assign]
 
 
 def image_tokens(size: tuple[int, int] | None) -> int:
@@ -116,51 +102,6 @@ def sample_cost(sample: Any) -> SampleCost:
     return SampleCost(text, images, videos, tokens, len(target))
 
 
-def _count(args: list[str], flag: str, default: int | None) -> int | None:
-    """The last whole-number value of ``flag`` in ``args`` (``default`` when it is not given)."""
-    from mechbench.cli.eval_argv import option_values
-
-    given = option_values(args, flag)
-    if not given:
-        return default
-    try:
-        return int(given[-1])
-    except ValueError:
-        raise UsageError(f"{flag} takes a whole number, got {given[-1]!r}") from None
-
-
-def task_arguments(args: list[str]) -> dict[str, Any]:
-    """The ``-T name=value`` arguments, their values read as Inspect reads them (YAML)."""
-    import yaml
-
-    from mechbench.cli.eval_argv import option_values
-
-    out: dict[str, Any] = {}
-    for given in option_values(args, "-T", "--task-arg"):
-        key, _, value = given.partition("=")
-        try:
-            out[key] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            out[key] = value
-    return out
-
-
-def offline_samples(spec: Any, args: list[str]) -> tuple[Any, list[Any]]:
-    """The task ``spec`` builds from the ``-T`` arguments in ``args``, with every connection refused, and its samples
-    (the first ``--limit`` of them)."""
-    with no_network():
-        try:
-            task = spec.task(**task_arguments(args))
-        except (DataSourceError, OSError) as error:
-            raise DataSourceError(
-                f"dry run (no network): {error}. A dry run reads bundled, local or cached data only: run once to "
-                "fetch the publisher's data, or pass -T data=bundled"
-            ) from None
-    samples = list(task.dataset)
-    limit = _count(args, "--limit", None)
-    return task, samples[:limit] if limit is not None else samples
-
-
 def estimate(task_name: str, args: list[str], models: list[str], logs: Path | None = None) -> list[str]:
     """The dry run's lines for ``mechbench eval task_name args`` on ``models``: nothing is sent anywhere. The power
     lines take the spread from earlier runs in ``logs`` when it holds some on the same data."""
@@ -171,13 +112,13 @@ def estimate(task_name: str, args: list[str], models: list[str], logs: Path | No
     if spec is None:
         raise UsageError(f"--dry-run estimates mechbench's own tasks; {task_name!r} is not one")
     task, samples = offline_samples(spec, args)
-    epochs = _count(args, "--epochs", None) or (task.epochs or 1)
+    epochs = count_option(args, "--epochs", None) or (task.epochs or 1)
     costs = [sample_cost(s) for s in samples]
     meta = task.metadata or {}
     calls = int(meta.get("max_model_calls", 1))
     max_tokens = task.config.max_tokens
     runs = len(samples) * epochs * max(len(models), 1)
-    retries = _count(args, SAMPLE_RETRIES_FLAG, DEFAULT_SAMPLE_RETRIES) or 0
+    retries = count_option(args, SAMPLE_RETRIES_FLAG, DEFAULT_SAMPLE_RETRIES) or 0
     n = max(len(costs), 1)
     text_in = sum(c.text_chars for c in costs) / n / CHARS_PER_TOKEN
     image_in = sum(c.image_tokens for c in costs) / n

@@ -187,8 +187,8 @@ def plan(
     """The smallest difference between two models a run of TASK can show, and the samples a --detect difference
     needs. Takes the task's -T arguments and --limit as 'mechbench eval' does; builds the task offline."""
     from mechbench import registry
-    from mechbench.cli.dry_run import offline_samples
     from mechbench.cli.eval_checks import resolve_task
+    from mechbench.cli.offline_task import offline_samples
     from mechbench.core.errors import MechbenchError
 
     if detect is not None and not 0 < detect <= 1:
