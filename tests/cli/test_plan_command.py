@@ -91,3 +91,38 @@ def test_a_set_too_small_for_any_difference_is_said_so() -> None:
         ["eval", "structural_eval", "-T", "data=bundled", "--model", "mechbench/random", "--limit", "4", "--dry-run"],
     )
     assert dry.exit_code == 0 and "no difference up to 1 (the largest there is) is found 80 %" in dry.output
+
+
+def test_a_folder_of_many_runs_is_planned_on_a_bounded_number_of_logs_and_pairs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 63: ``plan --from`` over 300 runs took 52 s and ``--dry-run`` beside 1,000 printed nothing in 120 s; the
+    work was every log read in full and every pair measured. Counted here, not timed."""
+    import inspect_ai.log
+
+    from mechbench.cli import plan as plan_module
+    from mechbench.cli.dry_run import estimate
+    from tests.report.clones import base_run, write_clones
+
+    logs = write_clones(base_run(tmp_path / "base"), plan_module.MAX_PLAN_LOGS + 20, tmp_path / "logs")
+    full_reads, pairs = [0], [0]
+    read, measure = inspect_ai.log.read_eval_log, plan_module.estimate_spread
+
+    def reading(name: str, *args: object, **kwargs: object) -> object:
+        full_reads[0] += not kwargs.get("header_only")
+        return read(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    def measuring(*args: object) -> object:
+        pairs[0] += 1
+        return measure(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(inspect_ai.log, "read_eval_log", reading)
+    monkeypatch.setattr(plan_module, "estimate_spread", measuring)
+    out = _plan("seesim", "-T", "data=bundled", "-T", "modality=text", "--from", str(logs))
+    assert full_reads[0] == plan_module.MAX_PLAN_LOGS and pairs[0] == plan_module.MAX_SPREAD_PAIRS
+    rows = plan_module.MAX_PLAN_LOGS
+    assert f"{rows} earlier runs in {logs} (from its newest {rows} logs on this data: a plan reads no more)" in out
+    assert f"of {plan_module.MAX_SPREAD_PAIRS} drawn at random from the {rows * (rows - 1) // 2:,} there are" in out
+    full_reads[0] = 0
+    lines = estimate("seesim", ["-T", "data=bundled", "-T", "modality=text"], ["mechbench/random"], logs)
+    assert full_reads[0] == plan_module.MAX_PLAN_LOGS and any("a plan reads no more" in line for line in lines)

@@ -39,13 +39,13 @@ def design_of(samples: list[Any], key: str | None) -> Design:
     return Design(tuple(counts.values()))
 
 
-def _differences(a: list[Any], b: list[Any]) -> list[tuple[object, float]]:
-    """(cluster, A − B) of the samples two rows share, epochs averaged within each."""
-    from mechbench.core.intervals import per_sample
+def _differences(a: Any, b: Any) -> list[tuple[object, float]]:
+    """(cluster, A − B) of the samples two rows share, epochs averaged within each (each row given as its
+    :class:`~mechbench.core.intervals.Samples`, or as its observations)."""
+    from mechbench.core.intervals import samples_of
 
-    means_a, _, clusters, _, _ = per_sample(a)
-    means_b, _, _, _, _ = per_sample(b)
-    return [(clusters[s], means_a[s] - means_b[s]) for s in means_a if s in means_b]
+    first, second = samples_of(a), samples_of(b)
+    return [(first.clusters[s], mean - second.means[s]) for s, mean in first.means.items() if s in second.means]
 
 
 ICC_TAKEN_AS_1 = "; one sample per cluster, so the ICC cannot be measured and is taken as 1"
@@ -55,50 +55,129 @@ def _one_per_cluster(values: list[tuple[object, float]]) -> bool:
     return len({cluster for cluster, _ in values}) == len(values)
 
 
+MAX_PLAN_LOGS = 50
+"""Logs of the task on the same data a plan measures its spread on, the newest first: the median over their pairs
+needs no more, and reading every log of a folder of thousands would take minutes."""
+MAX_SPREAD_PAIRS = 300
+"""Pairs of rows whose differences a plan measures; past it, this many drawn at random (seeded), not all of them."""
+
+
+def _same_data(header: Any, benchmark: str, digest: str) -> bool:
+    """A finished run of ``benchmark`` on the data hashed ``digest``, as a log's header says."""
+    meta = header.eval.metadata or {}
+    task = str(header.eval.task).rsplit("/", 1)[-1]
+    return (
+        header.status == "success"
+        and benchmark in (meta.get("benchmark"), task)
+        and str(meta.get("data_sha256") or "")[:12] == digest[:12]
+    )
+
+
+def runs_on_data(logs: Path, benchmark: str, digest: str) -> tuple[list[tuple[str, Any]], bool]:
+    """The newest :data:`MAX_PLAN_LOGS` logs in ``logs`` of ``benchmark`` on the data hashed ``digest``, read (or why
+    one could not be), and whether the folder holds more. Headers are read first, newest first, and a log only when
+    its header matches; each is checked as the report checks it (``oversized_log``) before anything is read."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    from mechbench.report.build import oversized_log
+
+    infos = sorted(list_eval_logs(str(logs)), key=lambda info: (getattr(info, "mtime", 0) or 0, info.name))
+    chosen: list[str] = []
+    for info in reversed(infos):
+        if oversized_log(info.name) is not None:
+            continue
+        try:
+            header = read_eval_log(info.name, header_only=True)
+        except Exception:  # a broken log is no run to measure on
+            continue
+        if not _same_data(header, benchmark, digest):
+            continue
+        if len(chosen) == MAX_PLAN_LOGS:
+            return _read(chosen), True
+        chosen.append(info.name)
+    return _read(chosen), False
+
+
+def _read(names: list[str]) -> list[tuple[str, Any]]:
+    """The logs ``names``, oldest first (as the report pools them: a sample scored again keeps its latest score)."""
+    from inspect_ai.log import read_eval_log
+
+    out: list[tuple[str, Any]] = []
+    for name in reversed(names):
+        try:
+            out.append((name, read_eval_log(name)))
+        except Exception as error:  # left out, as the report leaves it out
+            out.append((name, type(error).__name__))
+    return out
+
+
+def spread_pairs(count: int, limit: int = MAX_SPREAD_PAIRS, seed: int = 0) -> list[tuple[int, int]]:
+    """Pairs of ``count`` rows (indexes, first < second) whose differences a plan measures: all of them up to
+    ``limit``, else ``limit`` drawn at random with ``seed`` (the median of their spreads stands for all)."""
+    total = count * (count - 1) // 2
+    if total <= limit:
+        return [(i, j) for i in range(count) for j in range(i + 1, count)]
+    import random
+
+    draw = random.Random(seed)
+    chosen: set[tuple[int, int]] = set()
+    while len(chosen) < limit:
+        i, j = sorted(draw.sample(range(count), 2))
+        chosen.add((i, j))
+    return sorted(chosen)
+
+
 def spread_from(logs: Path | None, benchmark: str, digest: str | None) -> Spread:
     """The spread of a paired difference on this data, measured on earlier runs in ``logs`` (two or more models:
     their pairs' differences, the median SD and ICC; one model: its own scores, taken twice as if two independent
-    models); the worst case when there are none, with the reason when ``logs`` holds runs."""
+    models); the worst case when there are none, with the reason when ``logs`` holds runs. At most the newest
+    :data:`MAX_PLAN_LOGS` logs on this data are read and :data:`MAX_SPREAD_PAIRS` pairs measured, so a folder of
+    thousands of runs plans in seconds; the lines say so."""
     if logs is None or not logs.is_dir() or digest is None:
         return WORST_CASE
-    from mechbench.report import build_report
+    from mechbench.core.intervals import samples_of
+    from mechbench.report.build import leaderboard_of
+    from mechbench.report.compare import row_key
 
-    report = build_report(logs)
+    given, more = runs_on_data(logs, benchmark, digest)
+    board, observations = leaderboard_of(given)
     rows = [
-        r
-        for r in report.leaderboard
-        if r["benchmark"] == benchmark and not r.get("reference") and r.get("data_sha256") == digest[:12]
+        r for r in board if r["benchmark"] == benchmark and r.get("samples") and r.get("data_sha256") == digest[:12]
     ]
     if not rows:
         return _worst(f"{logs} holds no run of {benchmark} on this data")
     where = f"{len(rows)} earlier run{'s' if len(rows) != 1 else ''} in {logs}"
+    if more:
+        where += f" (from its newest {MAX_PLAN_LOGS} logs on this data: a plan reads no more)"
+    samples = [samples_of(observations[row_key(r)]) for r in rows]  # each row's epoch means, computed once
     found, measured = [], []  # every pair's estimate; the ICCs of pairs with clusters of several samples
-    for i, first in enumerate(rows):
-        for second in rows[i + 1 :]:
-            differences = _differences(report.observations(first), report.observations(second))
-            estimate = estimate_spread(differences, where)
-            if estimate is not None:
-                found.append(estimate)
-                if not _one_per_cluster(differences):
-                    measured.append(estimate.icc)
+    chosen = spread_pairs(len(rows))
+    for i, j in chosen:
+        differences = _differences(samples[i], samples[j])
+        estimate = estimate_spread(differences, where)
+        if estimate is not None:
+            found.append(estimate)
+            if not _one_per_cluster(differences):
+                measured.append(estimate.icc)
     if found:
         sd = statistics.median(s.sd for s in found)
         icc = statistics.median(measured) if measured else WORST_ICC
         pairs = f"{len(found)} pair{'s' if len(found) != 1 else ''}"
+        total = len(rows) * (len(rows) - 1) // 2
+        if len(chosen) < total:
+            pairs += f" of {len(chosen)} drawn at random from the {total:,} there are"
         note = "" if measured else ICC_TAKEN_AS_1
         return Spread(sd, icc, f"{where} ({pairs}: the median SD and ICC of their differences{note})")
     if len(rows) > 1:
         return _worst(f"the {len(rows)} runs in {logs} on this data share fewer than two clusters or differ on none")
-    from mechbench.core.intervals import per_sample
-
-    means, _, clusters, _, _ = per_sample(report.observations(rows[0]))  # epochs averaged, as in a pair
-    scores = [(clusters[s], mean) for s, mean in means.items()]
-    single = estimate_spread(scores, where)
-    if single is None:
+    single = samples[0]  # epochs averaged, as in a pair
+    scores = [(single.clusters[s], mean) for s, mean in single.means.items()]
+    estimate = estimate_spread(scores, where)
+    if estimate is None:
         return _worst(f"the one run in {logs} on this data has fewer than two clusters or the same score on all")
     note = ICC_TAKEN_AS_1 if _one_per_cluster(scores) else ""
     source = f"{where} (one model's scores, two such models independent{note})"
-    return Spread(math.sqrt(2) * single.sd, single.icc, source)
+    return Spread(math.sqrt(2) * estimate.sd, estimate.icc, source)
 
 
 def _worst(reason: str) -> Spread:

@@ -8,6 +8,10 @@ mechbench's, not recorded ones. A line may carry ``"prompt"`` instead of ``"id"`
 prompt text. Attempt k of a sample gets the k-th recorded reply; past the last one there is nothing to replay
 (see :data:`~mechbench.harness.replies.REPLAY_EXHAUSTED`).
 
+Each file is its own recorded model: the report keeps replays of different files (or of different ``-M name=NAME``,
+which names the model whose replies they are; the replay itself ignores it) in rows of their own
+(:mod:`mechbench.report.models`).
+
 Benchmarks may read their own formats too (their spec's ``replay_readers``): a published SPhyR results file
 (``<subject>_results.json``) or a folder of them replays each record's completion for the sample
 ``-T samples=replay:PATH`` builds from the same record.

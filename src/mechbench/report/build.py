@@ -12,6 +12,7 @@ import hashlib
 import math
 import statistics
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,8 @@ from mechbench.core.intervals import Interval, Observation, clustered_interval, 
 from mechbench.harness.panel import member_views
 from mechbench.harness.shown import shown
 from mechbench.harness.task import TOOL_SETTING_PREFIX
-from mechbench.report.compare import RowKey, compare_rows, ranks, row_key
+from mechbench.report.compare import RowKey, compare_rows, finite, ranks, row_key
+from mechbench.report.models import identity_args, model_identity, model_labels
 
 
 class Run(BaseModel):
@@ -33,6 +35,12 @@ class Run(BaseModel):
     benchmark: str
     task: str
     model: str
+    """The model as the report names it: with what sets its model arguments apart where it ran with several
+    (:mod:`mechbench.report.models`)."""
+    model_name: str = ""
+    """The provider/model name alone (``mechbench/replay``)."""
+    model_args: dict[str, Any] = {}
+    """The model arguments that make it distinct (``-M file=…``, ``-M seed=…``; transport and credentials left out)."""
     created: str
     status: str
     samples: int
@@ -62,6 +70,10 @@ class Report(BaseModel):
     headlines (tools minus the other) with its clustered 95 % interval."""
     shortcut_panels: dict[str, list[dict[str, Any]]] = {}
     """Per benchmark, what its shortcut models scored (rows of the leaderboard) with the chance level."""
+    comparison_scope: list[dict[str, Any]] = []
+    """Per group of rows that can be compared (benchmark, data, metric): its rows, its pairs, how many were compared
+    and by which rule (:mod:`mechbench.report.compare`: every pair of up to 50 rows; past that, the pairs a reader
+    uses)."""
     _observations: dict[RowKey, list[Observation]] = PrivateAttr(default_factory=dict)
 
     def observations(self, row: dict[str, Any]) -> list[Observation]:
@@ -69,9 +81,9 @@ class Report(BaseModel):
         return self._observations.get(row_key(row), [])
 
     comparisons: list[dict[str, Any]] = []
-    """Every two rows of a benchmark that answered the same samples: the paired difference (a − b) with its
-    clustered 95 % interval, its p-value and Holm's correction, the verdict in words; or
-    why they were not compared (:mod:`mechbench.report.compare`)."""
+    """The pairs of rows of a benchmark that answered the same samples (every pair, or those
+    :data:`comparison_scope` names): the paired difference (a − b) with its clustered 95 % interval, its p-value and
+    Holm's correction, the verdict in words; or why they were not compared (:mod:`mechbench.report.compare`)."""
 
 
 TOOL_SETTING = TOOL_SETTING_PREFIX
@@ -120,7 +132,7 @@ def settings_compared(leaderboard: list[dict[str, Any]], pairs: list[dict[str, A
                     "p_holm": pair["p_holm"],
                     "clusters": pair["clusters"],
                     "note": "a scripted agent: it shows the path works, it measures nothing"
-                    if tools["model"] in SCRIPTED
+                    if tools.get("model_name", tools["model"]) in SCRIPTED
                     else "",
                 }
             )
@@ -157,13 +169,20 @@ def _data(log: EvalLog) -> str:
 
 
 def _run(log: EvalLog, path: str) -> Run:
+    """The run a log holds, its model named by its identity (:func:`~mechbench.report.models.model_identity`) until
+    every run is read and the report names them (:func:`model_labels`)."""
     usage = log.stats.model_usage if log.stats else {}
     args = log.eval.task_args or {}
     meta = log.eval.metadata or {}
+    oracle = bool(args.get("oracle") or args.get("debug"))
+    model = ORACLE_MODEL if oracle else str(shown(log.eval.model))
+    model_args = {} if oracle else identity_args(log.eval.model_args)
     return Run(
         benchmark=str(meta.get("benchmark", log.eval.task)),
         task=shown(log.eval.task),
-        model=ORACLE_MODEL if args.get("oracle") or args.get("debug") else shown(log.eval.model),
+        model=model_identity(model, model_args),
+        model_name=model,
+        model_args=model_args,
         data=_data(log),
         data_sha256=str(meta.get("data_sha256") or "")[:12] or None,
         created=str(log.eval.created),
@@ -196,6 +215,8 @@ class Scored:
 
 
 MAX_REASON_CHARS = 80
+MAX_NAMED_LOGS = 3
+"""Runs a row names when it says where samples were left out (the count of the others follows)."""
 
 
 @dataclass
@@ -208,10 +229,30 @@ class _Pool:
     repeats: int = 0
     digests: set[str] = field(default_factory=set)
     runs: int = 0
+    left_out: dict[tuple[str, str, int], str] = field(default_factory=dict)
+    """Samples (id and epoch) whose score is not a finite number, each with the log that gave it: left out of the
+    row (a later finite score of the same sample replaces it)."""
 
     def add(self, key: tuple[str, str, int], scored: Scored) -> None:
-        self.repeats += key in self.samples
+        self.repeats += key in self.samples or key in self.left_out
+        self.left_out.pop(key, None)
         self.samples[key] = scored
+
+    def leave_out(self, key: tuple[str, str, int], log: str) -> None:
+        """A sample whose score is infinite or NaN: kept out of every interval and comparison, and counted."""
+        self.repeats += key in self.samples or key in self.left_out
+        self.samples.pop(key, None)
+        self.left_out[key] = log
+
+    @property
+    def left_out_note(self) -> str | None:
+        """How many samples were left out for a score that is not a finite number, and from which runs."""
+        if not self.left_out:
+            return None
+        by_log = Counter(self.left_out.values()).most_common()
+        named = "; ".join(f"{count} in {log}" for log, count in by_log[:MAX_NAMED_LOGS])
+        more = f"; {len(by_log) - MAX_NAMED_LOGS} more runs" if len(by_log) > MAX_NAMED_LOGS else ""
+        return f"{len(self.left_out)} samples left out: their score is not a finite number (inf or NaN): {named}{more}"
 
     def observations(self) -> list[Observation]:
         """Every scored answer as the intervals read it: its sample (task and id), epoch, cluster, value, weight."""
@@ -258,16 +299,29 @@ def combined_digest(digests: set[str]) -> str | None:
     return hashlib.sha256(",".join(sorted(digests)).encode()).hexdigest()[:12]
 
 
-def _leaderboard(pools: dict[tuple[str, str, str, str], _Pool]) -> list[dict[str, Any]]:
+PoolKey = tuple[str, str, str, str]
+"""(benchmark, model identity, setting, data): the runs one leaderboard row pools."""
+
+
+def _leaderboard(
+    pools: dict[PoolKey, _Pool], models: Mapping[str, tuple[str, dict[str, Any]]], labels: Mapping[str, str]
+) -> tuple[list[dict[str, Any]], dict[RowKey, list[Observation]]]:
+    """The rows, and each row's observations by its key. ``models``: identity -> (model name, model arguments);
+    ``labels``: identity -> how the report names it."""
     rows = []
-    for (benchmark, model, setting, data), pool in sorted(pools.items()):
-        found = clustered_interval(pool.observations())
+    observations: dict[RowKey, list[Observation]] = {}
+    for (benchmark, identity, setting, data), pool in sorted(pools.items()):
+        observed = pool.observations()
+        found = clustered_interval(observed)
         digest = combined_digest(pool.digests)
         entry = registry.spec(benchmark)
+        model, model_args = models.get(identity, (identity, {}))
         published = entry.report.published(model, digest) if entry else None
         row = {
             "benchmark": benchmark,
-            "model": model,
+            "model": labels.get(identity, identity),
+            "model_name": model,
+            "model_args": model_args,
             "metric": pool.metric,
             "value": found.mean,
             "ci95": found.half,
@@ -292,10 +346,13 @@ def _leaderboard(pools: dict[tuple[str, str, str, str], _Pool]) -> list[dict[str
             "data_sha256": digest,
             "published": published[0] if published else None,
             "published_note": published[1] if published else None,
+            "left_out": len(pool.left_out),
+            "left_out_note": pool.left_out_note,
         }
         row |= {"design_effect": found.design_effect, "binary": pool.binary}
         rows.append({**row, **published_against(row, found, pool.binary)})
-    return rows
+        observations[row_key(row)] = observed
+    return rows, observations
 
 
 def reference_intervals(references: list[dict[str, Any]], board: list[dict[str, Any]]) -> None:
@@ -358,16 +415,35 @@ def _references(benchmark: str, runs: list[Run]) -> list[dict[str, Any]]:
     ]
 
 
-def _headlines(entry: registry.BenchmarkSpec, log: EvalLog) -> list[tuple[str, tuple[str, str, int], Scored]]:
-    """(metric, the sample's key, its part) of every scored sample of ``log``."""
-    out = []
+def _non_finite_headline(entry: registry.BenchmarkSpec, sample: Any) -> tuple[str, float, float] | None:
+    """The headline of a sample whose score is a number that is not finite (benchmarks' headlines pass NaN by as
+    unscored, and an infinite one would poison every interval): the metric it counts under, value NaN; None for any
+    other sample."""
+    score = registry.first_score(sample)
+    value = getattr(score, "value", None)
+    if not isinstance(value, int | float) or math.isfinite(value):
+        return None
+    stand_in = sample.model_copy(
+        update={"scores": {k: v.model_copy(update={"value": 0.0}) for k, v in (sample.scores or {}).items()}}
+    )
+    found = entry.report.headline(stand_in)
+    return None if found is None else (found[0], math.nan, found[2])
+
+
+def _headlines(entry: registry.BenchmarkSpec, log: EvalLog) -> list[tuple[str, tuple[str, str, int], Scored | None]]:
+    """(metric, the sample's key, its part) of every scored sample of ``log``; the part None for a sample whose
+    score is not a finite number (left out with that reason)."""
+    out: list[tuple[str, tuple[str, str, int], Scored | None]] = []
     for sample in log.samples or []:
-        headline = entry.report.headline(sample)
+        headline = entry.report.headline(sample) or _non_finite_headline(entry, sample)
         if headline is None:
             continue
         metric, value, weight = headline
-        meta = getattr(registry.first_score(sample), "metadata", None) or {}
         key = (str(log.eval.task), str(sample.id), int(getattr(sample, "epoch", 1) or 1))
+        if not (finite(value) and finite(weight)):
+            out.append((metric, key, None))
+            continue
+        meta = getattr(registry.first_score(sample), "metadata", None) or {}
         score = registry.first_score(sample)
         unreadable = bool(meta.get("unreadable"))
         explained = str(shown(getattr(score, "explanation", None) or "")).strip().splitlines() if unreadable else []
@@ -435,20 +511,25 @@ def setting_labels(settings: dict[str, set[str]]) -> dict[tuple[str, str], str]:
 
 def split_by_setting(
     collected: list[tuple[Run, str, dict[str, list[dict[str, Any]]]]],
+    names: Mapping[str, str] | None = None,
 ) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """Every benchmark's table rows, merged over runs (oldest first) as the leaderboard is: a model's rows from
     different settings carry the setting in their model label, so no figure or table pools them; a row naming a
-    sample (``id``) scored again by a later run of the same label keeps only the latest."""
+    sample (``id``) scored again by a later run of the same label keeps only the latest. ``names``: how the report
+    names each run's model (its identity -> its label, :func:`~mechbench.report.models.model_labels`), so that two
+    models of one name (two replay files, two seeds) stay two in every table and figure."""
+    names = names or {}
     settings: dict[tuple[str, str], set[str]] = {}
     for run, setting, _ in collected:
-        settings.setdefault((run.benchmark, run.model), set()).add(setting)
+        settings.setdefault((run.benchmark, names.get(run.model, run.model)), set()).add(setting)
     sections: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for run, setting, rows in collected:
-        label = setting_labels({run.model: settings[(run.benchmark, run.model)]})[(run.model, setting)]
+        model = names.get(run.model, run.model)
+        label = setting_labels({model: settings[(run.benchmark, model)]})[(model, setting)]
         section = sections.setdefault(run.benchmark, {})
         for table, table_rows in rows.items():
             section.setdefault(table, []).extend(
-                {**row, "model": label, "model_name": run.model, "setting": setting}
+                {**row, "model": label, "model_name": model, "setting": setting}
                 if row.get("model") == run.model
                 else row
                 for row in table_rows
@@ -480,27 +561,32 @@ def _logs_in(log_dir: str | Path) -> list[tuple[str, EvalLog | str]]:
     return out
 
 
-def build_report(log_dir: str | Path, logs: list[EvalLog] | None = None) -> Report:
-    """Read every Inspect log under ``log_dir`` (any models, any benchmarks), or report ``logs`` as given (logs just
-    returned by ``inspect_ai.eval``, in the order they ran: nothing is read twice).
+@dataclass
+class _Collected:
+    """What the logs hold, read once: the runs, the logs left out, the leaderboard's pools, each run's table rows and
+    every model's identity (its name and model arguments)."""
 
-    A log that cannot be read, did not finish, or holds something its benchmark's report cannot use is listed
-    under the logs left out, with the reason; the others are reported.
-    """
-    given = _logs_in(log_dir) if logs is None else [(log.location, log) for log in logs]
+    runs: list[Run] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    pools: dict[PoolKey, _Pool] = field(default_factory=dict)
+    collected: list[tuple[Run, str, dict[str, list[dict[str, Any]]]]] = field(default_factory=list)
+    models: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+
+
+def _collect(given: Iterable[tuple[str, EvalLog | str]], tables: bool = True) -> _Collected:
+    """Every log of ``given`` (where, the log or why it could not be read), in order, each looked at once (``given``
+    may be a generator: nothing is kept of a log but what the report shows). ``tables``: read each benchmark's table
+    rows too (a plan needs only the leaderboard's)."""
+    out = _Collected()
     # A panel run (several built-in models in one run) is reported as one run per model.
-    entries = [(where, view) for where, log in given for view in ([log] if isinstance(log, str) else member_views(log))]
-    runs: list[Run] = []
-    skipped: list[str] = []
-    pools: dict[tuple[str, str, str, str], _Pool] = {}
-    collected: list[tuple[Run, str, dict[str, list[dict[str, Any]]]]] = []
+    entries = ((where, view) for where, log in given for view in ([log] if isinstance(log, str) else member_views(log)))
     for location, log in entries:
         name = shown(location)
         if isinstance(log, str):
-            skipped.append(f"{name}: {log}")
+            out.skipped.append(f"{name}: {log}")
             continue
         if log.status != "success" or log.results is None:
-            skipped.append(f"{name}: status {log.status}")
+            out.skipped.append(f"{name}: status {log.status}")
             continue
         try:  # everything a log gives is read before any of it is kept, so an odd log leaves no half
             run = _run(log, location)
@@ -508,47 +594,78 @@ def build_report(log_dir: str | Path, logs: list[EvalLog] | None = None) -> Repo
             if entry is not None:
                 setting = str(shown(entry.report.setting(log.eval.task_args or {}, log.eval.metadata or {})))
                 headlines = _headlines(entry, log)
-                rows = entry.report.rows(log, run)
+                rows = entry.report.rows(log, run) if tables else {}
         except Exception as error:
-            skipped.append(f"{name}: cannot be reported ({type(error).__name__}: {shown(str(error))})")
+            out.skipped.append(f"{name}: cannot be reported ({type(error).__name__}: {shown(str(error))})")
             continue
-        runs.append(run)
+        out.runs.append(run)
+        out.models[run.model] = (run.model_name, run.model_args)
         if entry is None:  # another package's task: listed with the runs, no leaderboard of its own
             continue
-        touched: set[tuple[str, str, str, str]] = set()
+        touched: set[PoolKey] = set()
         for metric, sample_key, part in headlines:
             key = (run.benchmark, run.model, setting, run.data)
-            if key in pools and pools[key].metric != metric:  # with and without physics (SPhyR): never one row
+            if key in out.pools and out.pools[key].metric != metric:  # with and without physics (SPhyR): never one row
                 key = (run.benchmark, run.model, f"{setting} ({metric})", run.data)
-            pools.setdefault(key, _Pool(metric)).add(sample_key, part)
+            pool = out.pools.setdefault(key, _Pool(metric))
+            if part is None:
+                pool.leave_out(sample_key, str(name))
+            else:
+                pool.add(sample_key, part)
             touched.add(key)
         for key in touched:
-            pools[key].runs += 1
+            out.pools[key].runs += 1
             if run.data_sha256:
-                pools[key].digests.add(run.data_sha256)
-        collected.append((run, setting, rows))
-    sections = split_by_setting(collected)
+                out.pools[key].digests.add(run.data_sha256)
+        out.collected.append((run, setting, rows))
+    return out
+
+
+def leaderboard_of(
+    given: Iterable[tuple[str, EvalLog | str]],
+) -> tuple[list[dict[str, Any]], dict[RowKey, list[Observation]]]:
+    """The leaderboard rows of ``given`` logs (as :func:`build_report` reads them) and each row's observations by its
+    key, without the benchmarks' tables or any comparison: what a plan measures its spread on."""
+    found = _collect(given, tables=False)
+    return _leaderboard(found.pools, found.models, model_labels(found.models))
+
+
+def build_report(log_dir: str | Path, logs: list[EvalLog] | None = None) -> Report:
+    """Read every Inspect log under ``log_dir`` (any models, any benchmarks), or report ``logs`` as given (logs just
+    returned by ``inspect_ai.eval``, in the order they ran: nothing is read twice).
+
+    A log that cannot be read, did not finish, or holds something its benchmark's report cannot use is listed
+    under the logs left out, with the reason; the others are reported.
+    """
+    found = _collect(_logs_in(log_dir) if logs is None else ((log.location, log) for log in logs))
+    names = model_labels(found.models)
+    sections = split_by_setting(found.collected, names)
+    for run in found.runs:
+        run.model = names.get(run.model, run.model)
     for benchmark, section in sections.items():
         entry = registry.spec(benchmark)
         if entry is not None:
             section.update(entry.report.derived(section))
     references = [
-        row for benchmark in sections for row in _references(benchmark, [r for r in runs if r.benchmark == benchmark])
+        row
+        for benchmark in sections
+        for row in _references(benchmark, [r for r in found.runs if r.benchmark == benchmark])
     ]
-    board = _leaderboard(pools)
+    board, observations = _leaderboard(found.pools, found.models, names)
     reference_intervals(references, board)
     labels = row_labels(board)
-    observations = {key: pool.observations() for key, pool in pools.items()}
-    pairs = compare_rows(board, observations, labels)
-    ranks(board, pairs, labels)
+    scope: list[dict[str, Any]] = []
+    pairs = compare_rows(board, observations, labels, scope)
+    ranks(board, pairs, labels, scope)
     report = Report(
-        runs=runs,
+        runs=found.runs,
         leaderboard=board + references,
         benchmarks=sections,
-        skipped_logs=skipped,
+        skipped_logs=found.skipped,
         settings_compared=settings_compared(board, pairs),
         comparisons=pairs,
         shortcut_panels=shortcut_panels(board),
+        comparison_scope=scope,
     )
     report._observations = observations
     return report
@@ -580,7 +697,7 @@ def panel_verdict(row: dict[str, Any]) -> str:
     """What one shortcut-panel row says about the set, in words."""
     if row.get("chance") is None:
         return "no chance level: compare with the leaderboard"
-    if row["model"] == COIN:
+    if row.get("model_name", row["model"]) == COIN:
         return "a draw around chance (its expected score is chance)"
     return "BEATS CHANCE (by more than 2 SE)" if row["beats_chance"] else "within chance"
 
@@ -591,11 +708,11 @@ def shortcut_panels(board: list[dict[str, Any]]) -> dict[str, list[dict[str, Any
     panels: dict[str, list[dict[str, Any]]] = {}
     for entry in registry.specs():
         names = {f"mechbench/{name}" for name in entry.shortcuts}
-        rows = [r for r in board if r["benchmark"] == entry.name and r["model"] in names]
+        rows = [r for r in board if r["benchmark"] == entry.name and r.get("model_name", r["model"]) in names]
         for row in rows:
             chance, error = row.get("chance"), row["se"]
             beats = chance is not None and error == error and row["value"] - chance > SHORTCUT_Z * error
-            row = {**row, "beats_chance": beats and row["model"] != COIN}
+            row = {**row, "beats_chance": beats and row.get("model_name", row["model"]) != COIN}
             row["verdict"] = panel_verdict(row)
             panels.setdefault(entry.name, []).append(row)
         if entry.shortcuts and entry.name not in panels:

@@ -12,9 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from mechbench import registry
+from mechbench.core.intervals import INTERVAL_METHOD
 from mechbench.core.text import clean
 from mechbench.registry import Column
 from mechbench.report.build import Report
+from mechbench.report.compare import MAX_ALL_PAIRS
 from mechbench.report.reading import reading_figure
 
 
@@ -53,29 +55,56 @@ LEADERBOARD_COLUMNS = [
     Column("setting", "setting"),
     Column("data_shown", "data"),
 ]
-READING = (
-    "Each leaderboard has one row per model and setting, pooled over the benchmark's runs (subjects, domains, "
-    "files). The headline is a mean over every sample of those runs (a sample asked in several epochs counts once, "
-    "its epochs averaged); ± is the half-width of its 95 % interval over clusters: the questions about one "
-    "simulation, the subjects of one SPhyR layout, are correlated, so the interval is cluster-robust (CR1) with a t "
-    "quantile on clusters − 1 degrees of freedom, and 'samples / clusters' says how many of each it rests on; the "
-    "interval a report would print if every sample were independent is shown beside it (docs/statistics.md). "
-    "'rank (could be)' is every rank a row could hold given the pairs below that were told apart. Higher is better "
-    "on every headline. 'published' is the publishers' own number for the same model on the same data, where one "
-    "exists, with its interval (computed on the same items and clusters) and whether each number lies in the "
-    "other's interval; rows marked 'the published number itself' are the publishers' results for other models, "
-    "shown for reference. Beside each headline: the share of answers that could not be read, and the share decided "
-    "by a repair (StructuralEval's JSON repair) or a fallback rule (SeeSim's rules 3–6 for a reply naming neither "
-    "True nor False). Under each leaderboard, the shortcut panel: what built-in models that never use the skill "
-    "score on the same data, beside the chance level where the score has one; then every two rows that answered the "
-    "same samples, compared on their paired difference (its clustered interval and the p-value of the same t, "
-    "corrected for the number of pairs by Holm's method) and called 'A ahead of B' only below 0.05 after "
-    "the correction. A run with tools (-T tools=true) is its own protocol, in its own row, never mixed into "
-    "published comparisons. In figures and detailed tables, a model run in several settings is named with what sets "
-    "each apart (model [tools (budget 8)]), so no figure pools two settings; the 'answers read' figure counts, per "
-    "row, the answers read as given, read only by a repair or fallback rule, and not read at all (with the most "
-    "common reason when none was). Column headings say '(count)' for counts of replies; every other rate is a share."
-)
+
+
+def reading(report: Report) -> str:
+    """How to read the report, in words generated from what it computes (the interval's method, named beside the
+    code that computes it: :data:`~mechbench.core.intervals.INTERVAL_METHOD`) and from the benchmarks in it (the
+    cluster each declares in its spec)."""
+    present = {r["benchmark"] for r in report.leaderboard if not r.get("reference")}
+    clusters = [
+        f"{entry.title}: one {entry.cluster.unit}"
+        for entry in registry.specs()
+        if entry.name in present and entry.cluster
+    ]
+    unclustered = [entry.title for entry in registry.specs() if entry.name in present and not entry.cluster]
+    where = "; ".join(clusters + [f"{title}: each sample its own (it declares no cluster)" for title in unclustered])
+    bounded = [s for s in report.comparison_scope if not s["all_pairs"]]
+    pairs = (
+        "every two rows that answered the same samples"
+        if not bounded
+        else f"every two rows that answered the same samples (up to {MAX_ALL_PAIRS:,} pairs; past that, the pairs "
+        "named under the leaderboard, and Holm's correction counts every pair)"
+    )
+    return (
+        "Each leaderboard has one row per model and setting, pooled over the benchmark's runs (subjects, domains, "
+        "files); a model given different model arguments (-M: another replay file, another seed) is another row, "
+        "named by what sets its arguments apart. The headline is a mean over every sample of those runs (a sample "
+        "asked in several epochs counts once, its epochs averaged); a sample whose score is not a finite number is "
+        "left out, and its row says how many and from which runs. ± is the half-width of its 95 % interval over "
+        "clusters, the unit whose answers are correlated"
+        + (f" ({where})" if where else "")
+        + f": the interval is {INTERVAL_METHOD}, and 'samples / clusters' says how many of each it rests on; the "
+        "interval a report would print if every sample were independent is shown beside it (docs/statistics.md). "
+        "'rank (could be)' is every rank a row could hold given the pairs below that were told apart (and what they "
+        "imply: A ahead of B and B ahead of C put A ahead of C). Higher is better on every headline. 'published' is "
+        "the publishers' own number for the same model on the same data, where one exists, with its interval "
+        "(computed on the same items and clusters) and whether each number lies in the other's interval; rows marked "
+        "'the published number itself' are the publishers' results for other models, shown for reference. Beside "
+        "each headline: the share of answers that could not be read, and the share decided by a repair or a "
+        "fallback rule of the benchmark's scorer, where it has such rules. Under each leaderboard, the shortcut "
+        "panel: what built-in models that never use the skill score on the same data, beside the chance level where "
+        f"the score has one; then {pairs}, compared on their paired difference (its clustered interval and the "
+        "p-value of the same t, corrected for the number of pairs by Holm's method) and called 'A ahead of B' only "
+        "below 0.05 after the correction. A run with tools (-T tools=true) is its own protocol, in its own row, never "
+        "mixed into published comparisons. In figures and detailed tables, a model run in several settings is named "
+        "with what sets each apart (model [tools (budget 8)]), so no figure pools two settings; the 'answers read' "
+        "figure counts, per row, the answers read as given, read only by a repair or fallback rule, and not read at "
+        "all (with the most common reason when none was). Column headings say '(count)' for counts of replies; every "
+        "other rate is a share."
+    )
+
+
 STYLE = (
     "body{font-family:sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;line-height:1.4}"
     ".wrap{overflow-x:auto;max-width:100%}table{border-collapse:collapse;margin:.6em 0}"
@@ -114,9 +143,12 @@ def leaderboard_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
         if row["benchmark"] != benchmark:
             continue
         ci = row["ci95"]
-        headline = f"{row['metric']} {row['value']:.3f}" + ("" if ci != ci else f" ± {ci:.3f}")  # NaN: one cluster
-        digest = f" (sha256 {row['data_sha256']})" if row["data_sha256"] else ""
         reference = bool(row.get("reference"))
+        if not reference and not row.get("samples"):  # every score left out: listed with why, never as a number
+            headline = f"{row['metric']}: no finite score"
+        else:
+            headline = f"{row['metric']} {row['value']:.3f}" + ("" if ci != ci else f" ± {ci:.3f}")  # NaN: 1 cluster
+        digest = f" (sha256 {row['data_sha256']})" if row["data_sha256"] else ""
         read = "—" if reference else f"{row.get('unreadable', 0):.1%} / {row.get('repaired', 0):.1%}"
         counted = "—" if reference else f"{row['samples']} / {row['clusters']} {row.get('cluster_unit', '')}s"
         if not reference and row.get("unclustered"):
@@ -125,12 +157,19 @@ def leaderboard_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
             spread = row.get("run_to_run")
             counted += f"; {row['epochs']} epochs"
             counted += "" if spread is None else f", {spread:.0%} of the spread run-to-run"
+        if not reference and row.get("left_out_note"):
+            counted += f"; {row['left_out_note']}"
         naive = row.get("naive_ci95")
+        if reference or "rank" not in row:
+            rank = "—"
+        else:
+            rank = f"{row['rank']} of {row['rank_of']}"
+            rank += f" (from {row['rank_pairs']} compared)" if row.get("rank_pairs") else ""
         rows.append(
             {
                 **row,
                 "headline": headline,
-                "rank_shown": "—" if reference else f"{row.get('rank', '1')} of {row.get('rank_of', 1)}",
+                "rank_shown": rank,
                 "counted": counted,
                 "naive_shown": "—" if reference or naive is None or naive != naive else f"± {naive:.3f}",
                 "read": read,
@@ -150,7 +189,10 @@ PAIR_COLUMNS = [
     Column("verdict", "verdict"),
 ]
 MAX_LISTED_PAIRS = 45
-"""Pairs listed in report.md per benchmark (ten rows' worth); report.json holds them all, report.html their matrix."""
+"""Pairs listed in report.md per benchmark (ten rows' worth); report.json holds every pair compared, report.html
+their matrix."""
+MAX_MATRIX_ROWS = 40
+"""Rows of a benchmark drawn in the HTML matrix of pairs (1,600 cells); past it, the list and report.json."""
 
 
 def pair_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
@@ -176,7 +218,7 @@ def pair_matrix(report: Report, benchmark: str) -> str:
     Holm's correction, ▼ where B is, and · where the two could not be told apart (— not compared)."""
     pairs = [p for p in report.comparisons if p["benchmark"] == benchmark]
     names = list(dict.fromkeys(name for p in pairs for name in (p["a"], p["b"])))
-    if len(names) < 2:
+    if not 2 <= len(names) <= MAX_MATRIX_ROWS:
         return ""
     cells: dict[tuple[str, str], str] = {}
     for p in pairs:
@@ -325,7 +367,7 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
     page = _Page(out)
     models = sorted({r.model for r in report.runs})
     page.note(f"{len(report.runs)} runs, {len(models)} models: {', '.join(models)}.")
-    page.note(READING)
+    page.note(reading(report))
     for entry in registry.specs():
         rows = leaderboard_rows(report, entry.name)
         data = report.benchmarks.get(entry.name)
@@ -353,11 +395,22 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
                 )
         pairs = pair_rows(report, entry.name)
         if pairs:
-            title = f"{entry.title}: every two rows on the same samples (paired, Holm-corrected)"
+            scope = [s for s in report.comparison_scope if s["benchmark"] == entry.name]
+            every = all(s["all_pairs"] for s in scope)
+            which = "every two rows" if every else "pairs of rows"
+            title = f"{entry.title}: {which} on the same samples (paired, Holm-corrected)"
             listed = pairs[:MAX_LISTED_PAIRS]
-            page.table(title, listed, PAIR_COLUMNS, html_extra=pair_matrix(report, entry.name))
+            matrix = pair_matrix(report, entry.name)
+            page.table(title, listed, PAIR_COLUMNS, html_extra=matrix)
             if len(pairs) > len(listed):
-                page.note(f"{len(pairs) - len(listed)} more pairs in report.json (and in the HTML matrix).")
+                where = "report.json (and in the HTML matrix)" if matrix else "report.json"
+                page.note(f"{len(pairs) - len(listed)} more pairs in {where}.")
+            for group in scope:
+                if not group["all_pairs"]:
+                    page.note(
+                        f"{group['metric']} on data {group['data_sha256']}: {group['rows']} rows, "
+                        f"{group['compared']:,} of their {group['pairs']:,} pairs compared: {group['rule']}."
+                    )
         compared = [_difference_row(r) for r in report.settings_compared if r["benchmark"] == entry.name]
         if compared:
             page.table("With tools against without (same model, same data)", compared, COMPARED_COLUMNS)
