@@ -467,26 +467,27 @@ MAX_LOG_BYTES = 512 * 1024**2
 
 
 def oversized_log(name: str) -> str | None:
-    """Why the log at ``name`` is too large to read (None when it is not): a ``.eval`` log is a zip archive whose
-    members are checked by the sizes its directory declares (which reading holds them to), before any is inflated."""
+    """Why the log at ``name`` may not be read (None when it may): not a regular file, or larger than
+    :data:`MAX_LOG_BYTES` once inflated. A ``.eval`` log's members are inflated as a stream with a hard cap before
+    Inspect reads them (:func:`mechbench.core.log_archive.inflation_problem`): the sizes its directory declares are
+    not trusted."""
     import os
     import stat
-    import zipfile
+
+    from mechbench.core.log_archive import inflation_problem
 
     path = name.removeprefix("file://")
     try:
         mode = os.stat(path).st_mode
-        if not stat.S_ISREG(mode):
-            return "not a regular file"
-        if path.endswith(".eval"):
-            with zipfile.ZipFile(path) as archive:
-                size = sum(member.file_size for member in archive.infolist())
-        else:
-            size = os.stat(path).st_size
-    except (OSError, zipfile.BadZipFile) as error:
+    except OSError as error:
         return f"cannot be read ({type(error).__name__})"
+    if not stat.S_ISREG(mode):
+        return "not a regular file"
+    if path.endswith(".eval"):
+        return inflation_problem(path, MAX_LOG_BYTES)
+    size = os.stat(path).st_size
     if size > MAX_LOG_BYTES:
-        return f"{size} bytes once inflated, more than the {MAX_LOG_BYTES} the report reads from one log"
+        return f"{size} bytes, more than the {MAX_LOG_BYTES} the report reads from one log"
     return None
 
 
