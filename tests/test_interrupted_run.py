@@ -47,8 +47,9 @@ def test_sigkill_mid_run_then_eval_retry_finishes_every_sample_once(tmp_path: Pa
         finished = {str(s.id): s for s in killed.samples or []}
         assert 0 < len(finished) < TOTAL, "the kill should land mid-run, after some samples were written"
 
-        resumed = forked.run([*MECHBENCH, "eval-retry", str(killed_file), *common], env=env, capture_output=True,
-                             text=True, timeout=300)  # fmt: skip
+        # The run named its server with --model-base-url: resuming it there is the user's explicit choice.
+        resumed = forked.run([*MECHBENCH, "eval-retry", str(killed_file), "--trust-log-endpoint", *common], env=env,
+                             capture_output=True, text=True, timeout=300)  # fmt: skip
         assert resumed.returncode == 0, resumed.stderr[-2000:]
 
     finished_prompts = {s.input if isinstance(s.input, str) else s.input[0].text for s in finished.values()}

@@ -232,9 +232,12 @@ def test_a_run_started_with_an_api_key_argument_resumes_with_the_key_in_the_envi
         assert FAKE_KEY not in first.stdout + first.stderr
         resumed = forked.run(
             [*MECHBENCH, "eval-retry", str(log_file), "--log-dir", str(logs), "--display", "plain"],
-            env={**env, "FAULT_API_KEY": FAKE_KEY}, capture_output=True, text=True, timeout=300,
+            # the address the log names is the one the environment names: the key may go there
+            env={**env, "FAULT_API_KEY": FAKE_KEY, "FAULT_BASE_URL": server.url}, capture_output=True, text=True,
+            timeout=300,
         )  # fmt: skip
         assert resumed.returncode == 0, resumed.stderr[-2000:]
+        assert f"endpoint: {server.url} (from the log and FAULT_BASE_URL)" in resumed.stderr
         assert all(s.authorization == f"Bearer {FAKE_KEY}" for s in server.log.served)
     from inspect_ai.log import read_eval_log
 

@@ -14,6 +14,7 @@ import importlib.util
 import os
 import re
 import socket
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -146,16 +147,25 @@ def check_limit(value: str) -> int | None:
     return int(match.group(1)) if match.group(2) is None else None
 
 
-def api_url(name: str, entry: Provider, base_url: str | None) -> tuple[str, str] | None:
-    """(URL, where it came from) of the API ``name`` will call, or None when it cannot be known beforehand."""
-    if base_url:
-        return base_url, "--model-base-url"
-    variable = entry.url_variable
+def url_variable(name: str, entry: Provider) -> str | None:
+    """The variable that sets the API address of model ``name`` (``openai-api/<service>/…``: ``<SERVICE>_BASE_URL``)."""
     if name.startswith("openai-api/"):
         service = name.split("/")[1] if name.count("/") >= 2 else ""
-        variable = f"{service.upper().replace('-', '_')}_BASE_URL"
-    if variable and os.environ.get(variable):
-        return os.environ[variable], variable
+        return f"{service.upper().replace('-', '_')}_BASE_URL"
+    return entry.url_variable
+
+
+def api_url(
+    name: str, entry: Provider, base_url: str | None, environ: Mapping[str, str] | None = None
+) -> tuple[str, str] | None:
+    """(URL, where it came from) of the API ``name`` will call, or None when it cannot be known beforehand; the
+    variables are read from ``environ`` (the process's environment when None)."""
+    environ = os.environ if environ is None else environ
+    if base_url:
+        return base_url, "--model-base-url"
+    variable = url_variable(name, entry)
+    if variable and environ.get(variable):
+        return environ[variable], variable
     return (entry.default_url, f"the provider's default, {variable} being unset") if entry.default_url else None
 
 
@@ -175,48 +185,6 @@ def check_reachable(name: str, url: str, origin: str, timeout: float = REACH_TIM
             f"{name}: cannot reach {host}:{port} ({why}; address from {origin}); an API model needs the network "
             f"or a local server — check the address, or run {offline_models(task)}"
         ) from None
-
-
-MAX_LOG_HEADER_BYTES = 64 * 1024**2
-"""Bytes of a log's header mechbench reads to check what it would resume (a real header takes a few hundred KB)."""
-
-
-def check_resumable(log: str) -> None:
-    """Refuse to resume a log unless it is a regular log file of one of mechbench's registered tasks: resuming runs
-    the task the log names (a file named in it would be imported), so a log someone sends is code."""
-    import stat
-    import zipfile
-
-    from inspect_ai.log import read_eval_log
-
-    from mechbench.core.errors import DataSourceError
-
-    path = Path(log)
-    try:
-        mode = path.stat().st_mode
-    except OSError as error:
-        raise UsageError(f"log {log}: {error.strerror or error}") from None
-    if not stat.S_ISREG(mode):
-        raise UsageError(f"log {log} is not a regular file")
-    if zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            sizes = {info.filename: info.file_size for info in archive.infolist()}
-        if sizes.get("header.json", 0) > MAX_LOG_HEADER_BYTES:
-            raise DataSourceError(f"log {log}: its header inflates to {sizes['header.json']} bytes; refused")
-    elif path.stat().st_size > MAX_LOG_HEADER_BYTES:
-        raise DataSourceError(f"log {log} is {path.stat().st_size} bytes, more than a resumable JSON log; refused")
-    try:
-        header = read_eval_log(str(path), header_only=True)
-    except Exception as error:  # not a log: one line, never a traceback
-        raise UsageError(f"log {log} cannot be read as an Inspect log ({type(error).__name__})") from None
-    task, file = str(header.eval.task), header.eval.task_file
-    registered = [f"mechbench/{name}" for name in task_names()]
-    if file or task not in registered:
-        named = f"task {task!r}" + (f" from file {file!r}" if file else "")
-        raise UsageError(
-            f"log {log} names {named}; mechbench eval-retry resumes only mechbench's registered tasks "
-            f"({', '.join(registered)}): resuming runs the code a log names"
-        )
 
 
 LOG_WRITE_CHECK_BYTES = 64 * 1024

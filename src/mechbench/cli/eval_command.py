@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
@@ -63,6 +64,7 @@ def eval_command(
             help="Print the samples, the most model calls, the media sent and a token estimate; send nothing.",
         ),
     ] = False,
+    trust_dotenv: Annotated[bool, TRUST_DOTENV] = False,
 ) -> None:
     """'inspect eval' with mechbench's checks and reliability defaults; other options go to Inspect ('inspect eval
     --help').
@@ -86,6 +88,8 @@ def eval_command(
 
     args = list(ctx.args)
     try:
+        if not dry_run:
+            check_dotenv(trust_dotenv)
         task = resolve_task(task)
         check_task_args(task, args)
         names = model_names(args)
@@ -131,11 +135,27 @@ def eval_command(
     _run_inspect(eval_argv(task, args))
 
 
+TRUST_DOTENV = typer.Option(
+    "--trust-dotenv",
+    help="Use an API address a .env file sets even though its key comes from your environment, not that file.",
+)
+
+
+def check_dotenv(trust: bool) -> None:
+    """Refuse an address a ``.env`` file sets for a key that comes from elsewhere, unless ``trust``."""
+    from mechbench.sources.endpoints import dotenv_file, dotenv_redirects
+
+    redirects = dotenv_redirects(Path.cwd(), os.environ)
+    if redirects and not trust:
+        raise UsageError(
+            f"{dotenv_file(Path.cwd())} sets {'; '.join(redirects)}: your key would go to an address that file "
+            "chose. Set the address in your environment or put the key beside it in that file, or pass "
+            "--trust-dotenv"
+        )
+
+
 def _say_endpoints() -> None:
     """One line naming every endpoint a ``.env`` file or the environment sets (Inspect loads ``.env`` itself)."""
-    import os
-    from pathlib import Path
-
     from mechbench.sources.endpoints import endpoint_line
 
     line = endpoint_line(Path.cwd(), os.environ)
@@ -143,18 +163,42 @@ def _say_endpoints() -> None:
         typer.echo(line, err=True)
 
 
+def _with_dotenv(environ: Mapping[str, str]) -> dict[str, str]:
+    """``environ`` with what the ``.env`` Inspect will load adds (it never overrides a variable already set)."""
+    from dotenv import dotenv_values
+
+    from mechbench.sources.endpoints import dotenv_file
+
+    found = dotenv_file(Path.cwd())
+    added = {k: v for k, v in dotenv_values(found).items() if v is not None} if found else {}
+    return {**added, **environ}
+
+
 def eval_retry_command(
     ctx: typer.Context,
     log: Annotated[str, typer.Argument(help="Log file of the interrupted or failed run.")],
+    trust_log_endpoint: Annotated[
+        bool,
+        typer.Option(
+            "--trust-log-endpoint",
+            help="Send requests (and your key) to the API address the log names even where your environment names "
+            "another.",
+        ),
+    ] = False,
+    trust_dotenv: Annotated[bool, TRUST_DOTENV] = False,
 ) -> None:
     """Resume a killed or failed run ('inspect eval-retry' with the same defaults): only unfinished samples run.
-    Only runs of mechbench's registered tasks are resumed (a log names the code that runs it)."""
+    A log names code and addresses, so only runs of mechbench's registered tasks that name no other code are
+    resumed, and only against the API address your environment names for the model (or --trust-log-endpoint)."""
     from mechbench.cli.eval_argv import eval_retry_argv
-    from mechbench.cli.eval_checks import check_resumable
+    from mechbench.cli.resume import check_resumable
 
     try:
-        check_resumable(log)
+        check_dotenv(trust_dotenv)
+        endpoint = check_resumable(log, _with_dotenv(os.environ), trust_log_endpoint)
     except MechbenchError as error:
         fail(str(error))
     _say_endpoints()
+    if endpoint:
+        typer.echo(endpoint, err=True)
     _run_inspect(eval_retry_argv([log], list(ctx.args)))

@@ -2,7 +2,8 @@
 
 Inspect reads ``.env`` from the folder a run starts in (and its parents), so a file planted there can point
 ``HF_ENDPOINT`` or a provider's ``*_BASE_URL`` elsewhere, and the token that belongs to the real host goes with it.
-mechbench names every such setting before a run starts and records them in the log.
+mechbench names every such setting before a run starts and records them in the log, and ``mechbench eval`` refuses
+an address a ``.env`` sets when the key that would go there comes from elsewhere (:func:`dotenv_redirects`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from mechbench.sources.git_lfs import GITHUB_MEDIA_VARIABLE
 from mechbench.sources.github import GITHUB_RAW_VARIABLE, GITHUB_VARIABLE
+from mechbench.sources.hub import HUB_TOKEN_VARIABLES
 
 DATA_ENDPOINTS = ("HF_ENDPOINT", GITHUB_VARIABLE, GITHUB_RAW_VARIABLE, GITHUB_MEDIA_VARIABLE)
 """The variables that move where mechbench fetches the publishers' data from."""
@@ -45,12 +47,45 @@ def dotenv_endpoints(start: Path) -> tuple[Path | None, dict[str, str]]:
     """The ``.env`` file Inspect would load for a run started in ``start`` and the endpoints it sets."""
     from dotenv import dotenv_values
 
-    for folder in (start, *start.parents):
-        candidate = folder / ".env"
-        if candidate.is_file():
-            values = {k: v for k, v in dotenv_values(candidate).items() if v is not None}
-            return candidate, endpoints(values)
-    return None, {}
+    found = dotenv_file(start)
+    if found is None:
+        return None, {}
+    return found, endpoints({k: v for k, v in dotenv_values(found).items() if v is not None})
+
+
+def credentials_for(name: str) -> tuple[str, ...]:
+    """The variables holding the key or token that requests to endpoint variable ``name`` carry (``X_BASE_URL``:
+    ``X_API_KEY``, Inspect's convention; ``HF_ENDPOINT``: the hub tokens; mechbench sends GitHub no token)."""
+    if name == "HF_ENDPOINT":
+        return HUB_TOKEN_VARIABLES
+    if _MODEL_ENDPOINT.match(name):
+        return (name.removesuffix("_BASE_URL") + "_API_KEY",)
+    return ()
+
+
+def dotenv_file(start: Path) -> Path | None:
+    """The ``.env`` file Inspect would load for a run started in ``start`` (the nearest, looking up)."""
+    return next((f / ".env" for f in (start, *start.parents) if (f / ".env").is_file()), None)
+
+
+def dotenv_redirects(start: Path, environ: Mapping[str, str]) -> list[str]:
+    """Every address the ``.env`` of a run started in ``start`` would set (the environment does not, and Inspect's
+    loading never overrides it) while the key that goes there comes from ``environ`` and not from that file: a file
+    planted in a folder would send the user's own key where it chose."""
+    from dotenv import dotenv_values
+
+    found = dotenv_file(start)
+    if found is None:
+        return []
+    values = {k: v for k, v in dotenv_values(found).items() if v}
+    out = []
+    for name, value in sorted(values.items()):
+        if not is_endpoint(name) or environ.get(name):
+            continue
+        borrowed = [key for key in credentials_for(name) if environ.get(key) and key not in values]
+        if borrowed:
+            out.append(f"{name}={without_credentials(value)} with {', '.join(borrowed)} from your environment")
+    return out
 
 
 def endpoint_line(start: Path, environ: Mapping[str, str]) -> str | None:
