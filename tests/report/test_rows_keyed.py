@@ -13,6 +13,7 @@ from inspect_ai import eval as inspect_eval
 from mechbench.core.intervals import INTERVAL_METHOD
 from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.report import build_report, write_report
+from mechbench.report.build import labels_by_benchmark
 from mechbench.report.models import identity_args, model_identity, model_labels
 from mechbench.tasks import seesim
 
@@ -100,3 +101,11 @@ def test_labels_say_what_sets_a_models_arguments_apart() -> None:
     # How a request travels, and credentials, make no other model and are never shown.
     assert labels(("o", {"max_retries": 0}), ("o", {"api_key": "sk-secret", "timeout": 5})) == ["o", "o"]
     assert identity_args({"api_key": "sk-secret", "access_token": "t", "seed": 1}) == {"seed": 1}
+
+
+def test_a_model_is_named_apart_only_on_the_benchmark_where_its_arguments_differ() -> None:
+    a, b = ("mechbench/replay", {"file": "a.jsonl"}), ("mechbench/replay", {"file": "b.jsonl"})
+    models = {(bench, model_identity(*m)): m for bench, m in (("seesim", a), ("seesim", b), ("sphyr", a))}
+    named = labels_by_benchmark(models)
+    assert named[("seesim", model_identity(*a))] == "mechbench/replay (a.jsonl)"
+    assert named[("sphyr", model_identity(*a))] == "mechbench/replay"  # alone there: no other file to tell from

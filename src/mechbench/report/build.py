@@ -35,8 +35,8 @@ class Run(BaseModel):
     benchmark: str
     task: str
     model: str
-    """The model as the report names it: with what sets its model arguments apart where it ran with several
-    (:mod:`mechbench.report.models`)."""
+    """The model as the report names it: with what sets its model arguments apart where it ran with several on the
+    same benchmark (:mod:`mechbench.report.models`)."""
     model_name: str = ""
     """The provider/model name alone (``mechbench/replay``)."""
     model_args: dict[str, Any] = {}
@@ -170,7 +170,7 @@ def _data(log: EvalLog) -> str:
 
 def _run(log: EvalLog, path: str) -> Run:
     """The run a log holds, its model named by its identity (:func:`~mechbench.report.models.model_identity`) until
-    every run is read and the report names them (:func:`model_labels`)."""
+    every run is read and the report names them (:func:`labels_by_benchmark`)."""
     usage = log.stats.model_usage if log.stats else {}
     args = log.eval.task_args or {}
     meta = log.eval.metadata or {}
@@ -301,13 +301,29 @@ def combined_digest(digests: set[str]) -> str | None:
 
 PoolKey = tuple[str, str, str, str]
 """(benchmark, model identity, setting, data): the runs one leaderboard row pools."""
+Models = Mapping[tuple[str, str], tuple[str, dict[str, Any]]]
+"""(benchmark, model identity) -> (model name, model arguments): every model the runs of a benchmark used."""
+
+
+def labels_by_benchmark(models: Models) -> dict[tuple[str, str], str]:
+    """(benchmark, identity) -> how the report names the model: by what sets its arguments apart from those of the
+    same model's other runs on that benchmark (rows of other benchmarks are never compared with them, so a replay
+    file on one benchmark leaves another benchmark's lone replay named ``mechbench/replay``)."""
+    by_benchmark: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {}
+    for (benchmark, identity), model in models.items():
+        by_benchmark.setdefault(benchmark, {})[identity] = model
+    return {
+        (benchmark, identity): label
+        for benchmark, own in by_benchmark.items()
+        for identity, label in model_labels(own).items()
+    }
 
 
 def _leaderboard(
-    pools: dict[PoolKey, _Pool], models: Mapping[str, tuple[str, dict[str, Any]]], labels: Mapping[str, str]
+    pools: dict[PoolKey, _Pool], models: Models, labels: Mapping[tuple[str, str], str]
 ) -> tuple[list[dict[str, Any]], dict[RowKey, list[Observation]]]:
-    """The rows, and each row's observations by its key. ``models``: identity -> (model name, model arguments);
-    ``labels``: identity -> how the report names it."""
+    """The rows, and each row's observations by its key. ``labels``: (benchmark, identity) -> how the report names
+    the model."""
     rows = []
     observations: dict[RowKey, list[Observation]] = {}
     for (benchmark, identity, setting, data), pool in sorted(pools.items()):
@@ -315,11 +331,11 @@ def _leaderboard(
         found = clustered_interval(observed)
         digest = combined_digest(pool.digests)
         entry = registry.spec(benchmark)
-        model, model_args = models.get(identity, (identity, {}))
+        model, model_args = models.get((benchmark, identity), (identity, {}))
         published = entry.report.published(model, digest) if entry else None
         row = {
             "benchmark": benchmark,
-            "model": labels.get(identity, identity),
+            "model": labels.get((benchmark, identity), identity),
             "model_name": model,
             "model_args": model_args,
             "metric": pool.metric,
@@ -512,20 +528,20 @@ def setting_labels(settings: dict[str, set[str]]) -> dict[tuple[str, str], str]:
 
 def split_by_setting(
     collected: list[tuple[Run, str, dict[str, list[dict[str, Any]]]]],
-    names: Mapping[str, str] | None = None,
+    names: Mapping[tuple[str, str], str] | None = None,
 ) -> dict[str, dict[str, list[dict[str, Any]]]]:
     """Every benchmark's table rows, merged over runs (oldest first) as the leaderboard is: a model's rows from
     different settings carry the setting in their model label, so no figure or table pools them; a row naming a
     sample (``id``) scored again by a later run of the same label keeps only the latest. ``names``: how the report
-    names each run's model (its identity -> its label, :func:`~mechbench.report.models.model_labels`), so that two
-    models of one name (two replay files, two seeds) stay two in every table and figure."""
+    names each run's model ((benchmark, identity) -> its label, :func:`labels_by_benchmark`), so that two models of
+    one name (two replay files, two seeds) stay two in every table and figure."""
     names = names or {}
     settings: dict[tuple[str, str], set[str]] = {}
     for run, setting, _ in collected:
-        settings.setdefault((run.benchmark, names.get(run.model, run.model)), set()).add(setting)
+        settings.setdefault((run.benchmark, names.get((run.benchmark, run.model), run.model)), set()).add(setting)
     sections: dict[str, dict[str, list[dict[str, Any]]]] = {}
     for run, setting, rows in collected:
-        model = names.get(run.model, run.model)
+        model = names.get((run.benchmark, run.model), run.model)
         label = setting_labels({model: settings[(run.benchmark, model)]})[(model, setting)]
         section = sections.setdefault(run.benchmark, {})
         for table, table_rows in rows.items():
@@ -571,7 +587,7 @@ class _Collected:
     skipped: list[str] = field(default_factory=list)
     pools: dict[PoolKey, _Pool] = field(default_factory=dict)
     collected: list[tuple[Run, str, dict[str, list[dict[str, Any]]]]] = field(default_factory=list)
-    models: dict[str, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    models: dict[tuple[str, str], tuple[str, dict[str, Any]]] = field(default_factory=dict)
 
 
 def _collect(given: Iterable[tuple[str, EvalLog | str]], tables: bool = True) -> _Collected:
@@ -600,7 +616,7 @@ def _collect(given: Iterable[tuple[str, EvalLog | str]], tables: bool = True) ->
             out.skipped.append(f"{name}: cannot be reported ({type(error).__name__}: {shown(str(error))})")
             continue
         out.runs.append(run)
-        out.models[run.model] = (run.model_name, run.model_args)
+        out.models[(run.benchmark, run.model)] = (run.model_name, run.model_args)
         if entry is None:  # another package's task: listed with the runs, no leaderboard of its own
             continue
         touched: set[PoolKey] = set()
@@ -628,7 +644,7 @@ def leaderboard_of(
     """The leaderboard rows of ``given`` logs (as :func:`build_report` reads them) and each row's observations by its
     key, without the benchmarks' tables or any comparison: what a plan measures its spread on."""
     found = _collect(given, tables=False)
-    return _leaderboard(found.pools, found.models, model_labels(found.models))
+    return _leaderboard(found.pools, found.models, labels_by_benchmark(found.models))
 
 
 def build_report(log_dir: str | Path, logs: list[EvalLog] | None = None) -> Report:
@@ -639,10 +655,10 @@ def build_report(log_dir: str | Path, logs: list[EvalLog] | None = None) -> Repo
     under the logs left out, with the reason; the others are reported.
     """
     found = _collect(_logs_in(log_dir) if logs is None else ((log.location, log) for log in logs))
-    names = model_labels(found.models)
+    names = labels_by_benchmark(found.models)
     sections = split_by_setting(found.collected, names)
     for run in found.runs:
-        run.model = names.get(run.model, run.model)
+        run.model = names.get((run.benchmark, run.model), run.model)
     for benchmark, section in sections.items():
         entry = registry.spec(benchmark)
         if entry is not None:

@@ -6,9 +6,9 @@ and ``-M seed=2`` two draws, and runs that differ in their model arguments are n
 arguments about how a request travels (retries, timeouts, connections, credentials) are left out of what a model is,
 and credentials are never shown.
 
-A model is named by its name alone where every run of it was given the same arguments; otherwise by what sets its
-arguments apart from those of its other runs (``mechbench/replay (a.jsonl)``, ``mechbench/random (seed=2)``), or by
-the ``-M name=`` each was given.
+A model is named by its name alone where every run of it on a benchmark was given the same arguments; otherwise by
+what sets its arguments apart from those of its other runs there (``mechbench/replay (a.jsonl)``,
+``mechbench/random (seed=2)``), or by the ``-M name=`` each was given.
 """
 
 from __future__ import annotations
