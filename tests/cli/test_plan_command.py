@@ -104,7 +104,10 @@ def test_a_folder_of_many_runs_is_planned_on_a_bounded_number_of_logs_and_pairs(
     from mechbench.cli.dry_run import estimate
     from tests.report.clones import base_run, write_clones
 
-    logs = write_clones(base_run(tmp_path / "base"), plan_module.MAX_PLAN_LOGS + 20, tmp_path / "logs")
+    # Bounds as small as the check needs (the work they bound is counted, whatever their size).
+    monkeypatch.setattr(plan_module, "MAX_PLAN_LOGS", 6)
+    monkeypatch.setattr(plan_module, "MAX_SPREAD_PAIRS", 10)
+    logs = write_clones(base_run(tmp_path / "base"), plan_module.MAX_PLAN_LOGS + 3, tmp_path / "logs")
     full_reads, pairs = [0], [0]
     read, measure = inspect_ai.log.read_eval_log, plan_module.estimate_spread
 

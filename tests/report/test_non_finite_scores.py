@@ -15,6 +15,8 @@ from mechbench.harness.quiet import QUIET_EVAL
 from mechbench.report import build_report, write_report
 from mechbench.tasks import seesim
 
+pytestmark = pytest.mark.slow  # Inspect runs
+
 
 def _scored(log: EvalLog, model: str, value: object) -> EvalLog:
     """``log`` as a run of ``model``, each sample's score replaced by ``value(k)`` (k its position)."""

@@ -83,6 +83,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> EvalLog:
     return base_run(tmp_path_factory.mktemp("scale"))
 
 
+@pytest.mark.slow  # an Inspect run, and a report of 240 models
 def test_a_report_of_many_models_computes_and_writes_a_bounded_number_of_pairs(
     base: EvalLog, counted: list[int], tmp_path: Path
 ) -> None:

@@ -17,6 +17,8 @@ from mechbench.report.build import labels_by_benchmark
 from mechbench.report.models import identity_args, model_identity, model_labels
 from mechbench.tasks import seesim
 
+pytestmark = pytest.mark.slow  # Inspect runs
+
 TASK = dict(data="bundled", modality="text")
 
 

@@ -111,9 +111,11 @@ def _read(names: list[str]) -> list[tuple[str, Any]]:
     return out
 
 
-def spread_pairs(count: int, limit: int = MAX_SPREAD_PAIRS, seed: int = 0) -> list[tuple[int, int]]:
+def spread_pairs(count: int, limit: int | None = None, seed: int = 0) -> list[tuple[int, int]]:
     """Pairs of ``count`` rows (indexes, first < second) whose differences a plan measures: all of them up to
-    ``limit``, else ``limit`` drawn at random with ``seed`` (the median of their spreads stands for all)."""
+    ``limit`` (:data:`MAX_SPREAD_PAIRS`), else ``limit`` drawn at random with ``seed`` (the median of their spreads
+    stands for all)."""
+    limit = MAX_SPREAD_PAIRS if limit is None else limit
     total = count * (count - 1) // 2
     if total <= limit:
         return [(i, j) for i in range(count) for j in range(i + 1, count)]
