@@ -61,7 +61,7 @@ class Interval:
 
     mean: float
     half: float
-    """Half-width of the interval (t quantile, clusters − 1 degrees of freedom); NaN with fewer than two clusters."""
+    """Half-width of the interval (t quantile on :attr:`df` degrees of freedom); NaN with fewer than two clusters."""
     se: float
     samples: int
     """Distinct samples (epochs averaged within each)."""
