@@ -25,6 +25,8 @@ from mechbench.frame.model import FrameModel
 from mechbench.frame.solve import solve
 
 KINDS = ("beam", "frame", "truss")
+LEVELS = (1, 2, 3, 4, 5)
+"""The textbook levels of this module; :mod:`mechbench.frame.generate_deep` continues them."""
 
 
 class ModelBuilder:
@@ -267,11 +269,19 @@ def _kind_for(difficulty: int, kinds: tuple[str, ...], rng: random.Random) -> st
 
 
 def generate_structure(rng: random.Random, difficulty: int, kinds: tuple[str, ...] = KINDS) -> tuple[str, dict]:
-    """One stable structure of the given difficulty: (category, FrameCalc model)."""
+    """One stable structure of the given difficulty (1–5 here, 6–10 in :mod:`mechbench.frame.generate_deep`):
+    (category, FrameCalc model)."""
+    from mechbench.frame.generate_deep import DEEP_LEVELS, deep_beam, deep_frame, deep_truss
+
+    if difficulty not in (*LEVELS, *DEEP_LEVELS):
+        raise MechbenchError(f"no structures of difficulty {difficulty}: levels are 1 to {max(DEEP_LEVELS)}")
     for _ in range(100):
         kind = _kind_for(difficulty, kinds, rng)
-        builder = {"beam": _beam, "frame": _frame, "truss": _truss}[kind]
-        model = builder(rng, min(difficulty, 3) if kind == "beam" else difficulty)
+        if difficulty in DEEP_LEVELS:
+            model = {"beam": deep_beam, "frame": deep_frame, "truss": deep_truss}[kind](rng, difficulty)
+        else:
+            builder = {"beam": _beam, "frame": _frame, "truss": _truss}[kind]
+            model = builder(rng, min(difficulty, 3) if kind == "beam" else difficulty)
         try:
             FrameModel.parse(model)
             solve(model, diagrams=False)
