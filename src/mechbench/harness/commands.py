@@ -65,6 +65,16 @@ def fail(message: str) -> NoReturn:
     raise typer.Exit(USAGE_ERROR)
 
 
+def difficulty_level(value: str, levels: tuple[int, ...]) -> int | None:
+    """``--difficulty``'s value as every generator reads it: ``mix`` (None) or one of ``levels``; anything else is
+    the usage error that names them."""
+    if value == "mix":
+        return None
+    if value.isdigit() and int(value) in levels:
+        return int(value)
+    fail(f"--difficulty must be mix or a level {min(levels)}-{max(levels)}, got {value!r}")
+
+
 def log_folder(path: Path, what: str) -> Path:
     """``path`` when it is a folder, else the usage error ``what`` (the command or option) should say: a log file
     is named with its folder."""

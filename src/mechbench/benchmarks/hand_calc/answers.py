@@ -27,6 +27,10 @@ RAISED = {"²": 2, "³": 3, "⁴": 4}
 MAX_UNIT_POWER = 6
 """The largest power of one unit factor a reply may write (mm⁶ is a warping constant's): bounded before pint sees
 anything, so no reply can make it compute a tower of powers."""
+RADIAN = {"rad", "radian", "radians"}
+"""An angular frequency's angle: ω in rad/s is 2π times the frequency in Hz."""
+ANGLE_PER_TURN = {"rpm", "revolution", "revolutions", "rev", "cycle", "cycles", "turn", "turns", "deg", "degree"}
+"""Angles pint would count by the radian (a revolution is 2π to it): refused for a frequency rather than misread."""
 MAX_UNIT_FACTORS = 6
 """Unit factors in one answer (kN·m/m² has three)."""
 
@@ -98,6 +102,14 @@ def _converted(value: float, unit_text: str, unit: str) -> tuple[float | None, s
     factors = unit_factors(unit_text) if _UNIT_TEXT.match(unit_text) else None
     if factors is None:
         return None, f"unit {unit_text!r} not recognised"
+    if unit == "Hz":  # pint takes a radian for the number 1: an angular frequency would pass as cycles per second
+        names = {name.lower() for name, _ in factors}
+        if names & ANGLE_PER_TURN:
+            return None, f"unit {unit_text!r} not read for a frequency: give it in Hz, or in rad/s"
+        if names & RADIAN:
+            value, factors = value / (2 * math.pi), [f for f in factors if f[0].lower() not in RADIAN]
+            if not factors:
+                return None, f"unit {unit_text!r} not recognised"
     ureg = registry()
     try:
         given = ureg.dimensionless

@@ -20,9 +20,16 @@ def generate(
     n: Annotated[int, typer.Option("--n", help="Number of items.")] = 70,
     seed: Annotated[int, typer.Option(help="Random seed (same seed, same items.jsonl on any machine).")] = 1,
     workers: Annotated[int, typer.Option(help="Processes drawing the items.")] = 2,
+    difficulty: Annotated[
+        str, typer.Option(help="mix (the textbook levels 1-5, drawn per item) or a level 1-10 for every item.")
+    ] = "mix",
 ) -> None:
     """Fresh hand-calculation items with truths from mechbench's physics, and their drawings (-T data=OUTPUT)."""
-    from .generated_set import write_items
+    from mechbench.harness.commands import difficulty_level
 
+    from .generated_set import write_items
+    from .protocol import LEVELS
+
+    level = difficulty_level(difficulty, LEVELS)
     generation_target(output, n)
-    typer.echo(f"wrote {write_items(output, n, seed, workers=max(1, workers))}")
+    typer.echo(f"wrote {write_items(output, n, seed, workers=max(1, workers), difficulty=level)}")

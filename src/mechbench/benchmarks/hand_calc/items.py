@@ -14,8 +14,20 @@ from mechbench.sources.root import DataRoot
 
 from .protocol import ASKED_SHARE, FLOOR_SHARE, ITEMS_FILE, LEVELS
 
-Family = Literal["reactions", "truss", "moment", "deflection", "axial", "buckling", "stress"]
-UNITS = ("kN", "kN*m", "mm", "MPa", "degree")
+Family = Literal[
+    "reactions",
+    "truss",
+    "moment",
+    "deflection",
+    "axial",
+    "buckling",
+    "stress",
+    "continuous",
+    "plastic",
+    "vibration",
+    "moving_load",
+]
+UNITS = ("kN", "kN*m", "mm", "MPa", "degree", "Hz")
 """The units truths are kept in (each answer is converted to its quantity's)."""
 
 
@@ -25,10 +37,10 @@ class Quantity(BaseModel):
 
     key: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_]{0,23}$")
     asks: str = Field(min_length=3, max_length=300)
-    unit: Literal["kN", "kN*m", "mm", "MPa", "degree"]
+    unit: Literal["kN", "kN*m", "mm", "MPa", "degree", "Hz"]
     truth: float
     floor: float = Field(ge=0)
-    kind: Literal["force", "moment", "deflection", "stress", "angle"]
+    kind: Literal["force", "moment", "deflection", "stress", "angle", "frequency"]
 
 
 class Item(BaseModel):
@@ -38,14 +50,14 @@ class Item(BaseModel):
     id: str = Field(pattern=r"^[a-z]+-[0-9]{3,5}$")
     family: Family
     level: int = Field(ge=min(LEVELS), le=max(LEVELS))
-    statement: str = Field(min_length=10, max_length=4000)
+    statement: str = Field(min_length=10, max_length=6000)
     with_drawing: str = Field(max_length=1000)
     quantities: list[Quantity] = Field(min_length=1, max_length=3)
     structure: dict[str, Any] | None = None
     """The FrameCalc model drawn (and solved, for the families the frame solver answers)."""
     element: dict[str, float] | None = None
     """A plane stress element's σx, σy, τxy (MPa), drawn as a square."""
-    title: str = Field(default="", max_length=200)
+    title: str = Field(default="", max_length=300)
     """The data the drawing writes above the structure (section, material, temperature change)."""
     inputs: dict[str, float] = Field(default_factory=dict)
     """The problem's inputs a textbook formula reads (largest load, span, EI, …): what the shortcut panel answers

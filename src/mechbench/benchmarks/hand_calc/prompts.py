@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .families import TOPICS
+from .catalogue import ALL_TOPICS as TOPICS
 from .items import Item, Quantity
 from .protocol import ANSWER_FORMAT, MARK
 
-UNIT_SHOWN = {"kN": "kN", "kN*m": "kN·m", "mm": "mm", "MPa": "MPa", "degree": "deg"}
+UNIT_SHOWN = {"kN": "kN", "kN*m": "kN·m", "mm": "mm", "MPa": "MPa", "degree": "deg", "Hz": "Hz"}
 
 
 def _asked(quantities: list[Quantity]) -> str:

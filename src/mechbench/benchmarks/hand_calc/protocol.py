@@ -20,8 +20,11 @@ quantity that always-zero would get right."""
 PRESENTATIONS = ("drawing", "text")
 """How an item is shown: its drawing (dimensions and loads labelled) or a text from which it can be solved without
 the figure. ``-T presentation=both`` asks each item both ways (paired in the report)."""
-LEVELS = (1, 2, 3, 4, 5)
-"""Difficulty levels; an item's weight in the weighted accuracy is its level."""
+LEVELS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+"""Difficulty levels; an item's weight in the weighted accuracy is its level. A set generated without
+``--difficulty`` mixes the textbook levels :data:`MIXED_LEVELS` (its items unchanged since they were introduced);
+levels 6 to 10 are asked for by name (docs/headroom.md states what each holds)."""
+MIXED_LEVELS = (1, 2, 3, 4, 5)
 MARK = "Hand calculation"
 """How every HandCalc prompt begins (the built-in models recognise it)."""
 ANSWER_FORMAT = (
