@@ -92,20 +92,20 @@ def timed(command: list[str], timeout: float) -> dict[str, float | int | None]:
 
 
 def split_report(folder: Path, out: Path) -> list[dict[str, float | int | None]]:
-    """The same report in this process, its two parts timed apart: reading the logs (Inspect's ``read_eval_log``,
-    one log after another) and everything after (pools, comparisons, tables, figures, the files written)."""
-    from mechbench.report import build_report, write_report
-    from mechbench.report.build import _logs_in
+    """The same report in this process, its two parts timed apart: reading the logs into what the report keeps of
+    them (Inspect's ``read_eval_log`` on every core, each log's runs, headlines and tables) and everything after
+    (pools, comparisons, tables, figures, the files written)."""
+    from mechbench.report import write_report
+    from mechbench.report.build import build_report, digests_in
 
     start = time.perf_counter()
-    given = _logs_in(folder)
+    digests = digests_in(folder)
     read = time.perf_counter() - start
-    logs = [log for _, log in given if not isinstance(log, str)]
     start = time.perf_counter()
-    write_report(build_report(folder, logs=logs), out)
+    write_report(build_report(folder, digests=digests), out)
     rest = time.perf_counter() - start
     return [
-        {"case": f"  of which reading the {len(logs)} logs", "seconds": read, "peak_mb": None, "exit": 0},
+        {"case": f"  of which reading the {len(digests)} logs", "seconds": read, "peak_mb": None, "exit": 0},
         {"case": "  of which the report itself (logs read)", "seconds": rest, "peak_mb": None, "exit": 0},
     ]
 

@@ -12,7 +12,7 @@ import hashlib
 import math
 import statistics
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -561,21 +561,80 @@ def split_by_setting(
     return sections
 
 
-def _logs_in(log_dir: str | Path) -> list[tuple[str, EvalLog | str]]:
-    """Every log under ``log_dir``, oldest first, read; or why it could not be (a log too large or broken)."""
-    # Oldest first, so that a sample scored again by a later run keeps its latest score.
-    infos = sorted(list_eval_logs(str(log_dir)), key=lambda info: (getattr(info, "mtime", 0) or 0, info.name))
-    out: list[tuple[str, EvalLog | str]] = []
-    for info in infos:
-        too_large = oversized_log(info.name)
-        if too_large is not None:
-            out.append((info.name, too_large))
+PARALLEL_FROM = 40
+"""Logs from which the report reads them on every core (below it a worker's start costs more than it saves)."""
+
+
+@dataclass
+class _Digest:
+    """What the report keeps of one run (a panel run gives one per model): where it came from and either why it is
+    left out or its run, setting, headline samples and table rows. Plain data, so a worker process can send it."""
+
+    location: str
+    skip: str | None = None
+    run: Run | None = None
+    known: bool = False
+    setting: str = ""
+    headlines: list[tuple[str, tuple[str, str, int], Scored | None]] = field(default_factory=list)
+    rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+
+
+def _digests(location: str, log: EvalLog | str, tables: bool = True) -> list[_Digest]:
+    """The digests of one log (or of why it could not be read): everything it gives is read before any is kept, so
+    an odd log leaves no half."""
+    if isinstance(log, str):
+        return [_Digest(location, skip=log)]
+    out = []
+    for view in member_views(log):  # a panel run (several built-in models in one run): one run per model
+        if view.status != "success" or view.results is None:
+            out.append(_Digest(location, skip=f"status {view.status}"))
             continue
         try:
-            out.append((info.name, read_eval_log(info.name)))
-        except Exception as error:  # a broken log is listed as left out, never fatal to the report
-            out.append((info.name, type(error).__name__))
+            run = _run(view, location)
+            entry = registry.spec(run.benchmark)
+            digest = _Digest(location, run=run, known=entry is not None)
+            if entry is not None:
+                digest.setting = str(shown(entry.report.setting(view.eval.task_args or {}, view.eval.metadata or {})))
+                digest.headlines = _headlines(entry, view)
+                digest.rows = entry.report.rows(view, run) if tables else {}
+        except Exception as error:
+            out.append(_Digest(location, skip=f"cannot be reported ({type(error).__name__}: {shown(str(error))})"))
+            continue
+        out.append(digest)
     return out
+
+
+def _read_digests(job: tuple[str, bool]) -> list[_Digest]:
+    """The digests of the log at ``job[0]`` (``job[1]``: with table rows), read within the report's limits: a log
+    too large or broken is a digest saying why, never an error."""
+    location, tables = job
+    too_large = oversized_log(location)
+    if too_large is not None:
+        return [_Digest(location, skip=too_large)]
+    try:
+        log = read_eval_log(location)
+    except Exception as error:  # a broken log is listed as left out, never fatal to the report
+        return [_Digest(location, skip=type(error).__name__)]
+    return _digests(location, log, tables)
+
+
+def _logs_in(log_dir: str | Path) -> list[str]:
+    """Every log under ``log_dir``, oldest first (a sample scored again by a later run keeps its latest score)."""
+    infos = sorted(list_eval_logs(str(log_dir)), key=lambda info: (getattr(info, "mtime", 0) or 0, info.name))
+    return [info.name for info in infos]
+
+
+def digests_in(log_dir: str | Path, tables: bool = True) -> list[_Digest]:
+    """The digests of every log under ``log_dir``, in order; read on every core when there are many (reading is
+    most of a large report's time: Inspect takes about 60 ms a log)."""
+    from mechbench.core.executor import run_batch, usable_cores
+
+    jobs = [(location, tables) for location in _logs_in(log_dir)]
+    if len(jobs) < PARALLEL_FROM or usable_cores() == 1:
+        done = [_read_digests(job) for job in jobs]
+    else:
+        done = run_batch(_read_digests, jobs, workers=usable_cores(), chunk_size=10)
+    return [digest for per_log in done for digest in per_log]
 
 
 @dataclass
@@ -590,40 +649,25 @@ class _Collected:
     models: dict[tuple[str, str], tuple[str, dict[str, Any]]] = field(default_factory=dict)
 
 
-def _collect(given: Iterable[tuple[str, EvalLog | str]], tables: bool = True) -> _Collected:
-    """Every log of ``given`` (where, the log or why it could not be read), in order, each looked at once (``given``
-    may be a generator: nothing is kept of a log but what the report shows). ``tables``: read each benchmark's table
-    rows too (a plan needs only the leaderboard's)."""
+def _collect(digests: Iterable[_Digest]) -> _Collected:
+    """Every run of ``digests``, in order, each looked at once (``digests`` may be a generator: nothing is kept of
+    a log but what the report shows)."""
     out = _Collected()
-    # A panel run (several built-in models in one run) is reported as one run per model.
-    entries = ((where, view) for where, log in given for view in ([log] if isinstance(log, str) else member_views(log)))
-    for location, log in entries:
-        name = shown(location)
-        if isinstance(log, str):
-            out.skipped.append(f"{name}: {log}")
+    for digest in digests:
+        name = shown(digest.location)
+        if digest.skip is not None or digest.run is None:
+            out.skipped.append(f"{name}: {digest.skip}")
             continue
-        if log.status != "success" or log.results is None:
-            out.skipped.append(f"{name}: status {log.status}")
-            continue
-        try:  # everything a log gives is read before any of it is kept, so an odd log leaves no half
-            run = _run(log, location)
-            entry = registry.spec(run.benchmark)
-            if entry is not None:
-                setting = str(shown(entry.report.setting(log.eval.task_args or {}, log.eval.metadata or {})))
-                headlines = _headlines(entry, log)
-                rows = entry.report.rows(log, run) if tables else {}
-        except Exception as error:
-            out.skipped.append(f"{name}: cannot be reported ({type(error).__name__}: {shown(str(error))})")
-            continue
+        run = digest.run
         out.runs.append(run)
         out.models[(run.benchmark, run.model)] = (run.model_name, run.model_args)
-        if entry is None:  # another package's task: listed with the runs, no leaderboard of its own
+        if not digest.known:  # another package's task: listed with the runs, no leaderboard of its own
             continue
         touched: set[PoolKey] = set()
-        for metric, sample_key, part in headlines:
-            key = (run.benchmark, run.model, setting, run.data)
+        for metric, sample_key, part in digest.headlines:
+            key = (run.benchmark, run.model, digest.setting, run.data)
             if key in out.pools and out.pools[key].metric != metric:  # with and without physics (SPhyR): never one row
-                key = (run.benchmark, run.model, f"{setting} ({metric})", run.data)
+                key = (run.benchmark, run.model, f"{digest.setting} ({metric})", run.data)
             pool = out.pools.setdefault(key, _Pool(metric))
             if part is None:
                 pool.leave_out(sample_key, str(name))
@@ -634,8 +678,14 @@ def _collect(given: Iterable[tuple[str, EvalLog | str]], tables: bool = True) ->
             out.pools[key].runs += 1
             if run.data_sha256:
                 out.pools[key].digests.add(run.data_sha256)
-        out.collected.append((run, setting, rows))
+        out.collected.append((run, digest.setting, digest.rows))
     return out
+
+
+def _given(given: Iterable[tuple[str, EvalLog | str]], tables: bool) -> Iterator[_Digest]:
+    """The digests of logs already read (or of why they could not be), one log at a time."""
+    for location, log in given:
+        yield from _digests(location, log, tables)
 
 
 def leaderboard_of(
@@ -643,18 +693,24 @@ def leaderboard_of(
 ) -> tuple[list[dict[str, Any]], dict[RowKey, list[Observation]]]:
     """The leaderboard rows of ``given`` logs (as :func:`build_report` reads them) and each row's observations by its
     key, without the benchmarks' tables or any comparison: what a plan measures its spread on."""
-    found = _collect(given, tables=False)
+    found = _collect(_given(given, tables=False))
     return _leaderboard(found.pools, found.models, labels_by_benchmark(found.models))
 
 
-def build_report(log_dir: str | Path, logs: list[EvalLog] | None = None) -> Report:
+def build_report(
+    log_dir: str | Path, logs: list[EvalLog] | None = None, digests: list[_Digest] | None = None
+) -> Report:
     """Read every Inspect log under ``log_dir`` (any models, any benchmarks), or report ``logs`` as given (logs just
-    returned by ``inspect_ai.eval``, in the order they ran: nothing is read twice).
+    returned by ``inspect_ai.eval``, in the order they ran: nothing is read twice), or ``digests`` already read from
+    ``log_dir`` (:func:`digests_in`).
 
     A log that cannot be read, did not finish, or holds something its benchmark's report cannot use is listed
     under the logs left out, with the reason; the others are reported.
     """
-    found = _collect(_logs_in(log_dir) if logs is None else ((log.location, log) for log in logs))
+    if logs is not None:
+        found = _collect(_given(((log.location, log) for log in logs), True))
+    else:
+        found = _collect(digests_in(log_dir) if digests is None else digests)
     names = labels_by_benchmark(found.models)
     sections = split_by_setting(found.collected, names)
     for run in found.runs:
