@@ -317,3 +317,23 @@ def test_deep_frame_reactions_balance_and_do_not_hang_on_axial_stiffness() -> No
             kind = {"H": "ux", "V": "uy", "M": "rz"}[letter]
             other = again.get((support_at[at], kind), again.get((support_at[at], "normal")))
             assert other == pytest.approx(q.truth, rel=2e-3, abs=q.floor), (item.level, q.key)
+
+
+@pytest.mark.parametrize("level", [6, 7, 8, 9, 10])
+def test_the_shortcut_panel_earns_nothing_at_the_deep_levels(level: int) -> None:
+    """Every shortcut of the panel (zero, the largest load, a textbook formula applied blindly, a random number at
+    the load's scale) on 40 fresh items of the level: at most one quantity in 40 right (chance is nil for numbers
+    judged within 1 %)."""
+    from mechbench.benchmarks.hand_calc.answers import judge
+    from mechbench.benchmarks.hand_calc.baselines import BASELINES
+    from mechbench.benchmarks.hand_calc.generated_set import make_item
+    from mechbench.benchmarks.hand_calc.prompts import prompt
+
+    items = [make_item(11, index, level) for index in range(40)]
+    for baseline in BASELINES:
+        right = asked = 0
+        for item in items:
+            context = {"asked": [(q.key, q.unit, q.kind) for q in item.quantities], "inputs": item.inputs}
+            verdicts = judge(baseline.answer(prompt(item, "text"), 0, context), item.quantities)
+            right, asked = right + sum(v.correct for v in verdicts), asked + len(verdicts)
+        assert right <= asked / 40, (baseline.name, right, asked)

@@ -4,7 +4,8 @@ problem's inputs: its largest load, span, first line or point load, EI), never t
 - ``zero``: every quantity 0;
 - ``largest-load``: every quantity the largest applied load (or stress) in its unit's number;
 - ``textbook``: a formula applied blindly: moments wL²/8 or PL/4, forces half the load, deflections 5wL⁴/384EI or
-  PL³/48EI, buckling π²EI/L², principal stresses σx ± |τxy|;
+  PL³/48EI, buckling π²EI/L², principal stresses σx ± |τxy|, a frequency √(k/m)/2π of the first storey alone, a
+  collapse load 8Mp/L;
 - ``random``: a seeded number within a decade of the largest load's scale, either sign.
 """
 
@@ -50,6 +51,10 @@ def _textbook(key: str, unit: str, kind: str, inputs: Mapping[str, float]) -> fl
         return inputs["sx"] + (abs(inputs["txy"]) if key.endswith("1") else -abs(inputs["txy"]))
     if key == "P_cr":
         return math.pi**2 * ei / span**2
+    if kind == "frequency" and inputs.get("mass"):  # one storey alone: √(k/m) / 2π
+        return math.sqrt(inputs.get("k", 0.0) / inputs["mass"]) / (2 * math.pi)
+    if key.startswith("P_") and inputs.get("mp_beam"):  # a fixed beam's central load at collapse, 8 Mp / L
+        return 8 * inputs["mp_beam"] / span
     if kind == "moment":
         return w * span**2 / 8 if w else p * span / 4
     if kind == "deflection":

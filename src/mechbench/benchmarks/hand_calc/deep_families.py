@@ -189,7 +189,7 @@ def _vibration(rng: random.Random, level: int, item_id: str) -> Item:
         f"A {storeys}-storey shear building: two columns per storey, {number(width)} m apart, fixed at the ground; "
         f"each floor is a rigid girder (it neither bends nor stretches) carrying a lumped mass. Storey heights from "
         f"the ground up: {', '.join(number(h) for h in heights)} m. Masses: {floors}. Columns: {columns}. The columns' "
-        "own mass, axial deformation and damping are neglected; the building vibrates sideways in the plane shown."
+        "own mass, axial deformation and damping are neglected; the building vibrates sideways in its own plane."
     )
     title = (
         "rigid floors; "
