@@ -337,3 +337,37 @@ def test_the_shortcut_panel_earns_nothing_at_the_deep_levels(level: int) -> None
             verdicts = judge(baseline.answer(prompt(item, "text"), 0, context), item.quantities)
             right, asked = right + sum(v.correct for v in verdicts), asked + len(verdicts)
         assert right <= asked / 40, (baseline.name, right, asked)
+
+
+def test_the_bundled_set_is_what_its_command_writes() -> None:
+    """The bundled items regenerate to the same bytes (GENERATED.md's seed and count): numbers are stored at the
+    precision they hold, so no machine's last bits show."""
+    from mechbench.benchmarks.hand_calc.generated_set import item_line, make_item
+    from mechbench.sources.resolve import bundled
+
+    folder = bundled("hand_calc")
+    assert "--n 35 --seed 2026" in (folder / "GENERATED.md").read_text()
+    lines = (folder / "items.jsonl").read_text(encoding="utf-8").splitlines()
+    assert lines == [item_line(make_item(2026, k).model_dump_json()) for k in range(35)]
+
+
+@pytest.mark.parametrize("level", [6, 7, 8, 9, 10])
+def test_the_text_of_a_deep_item_states_what_its_drawing_shows(level: int) -> None:
+    """Every coordinate, load and datum of the drawing's title is in the words, so the text alone can be solved."""
+    import re
+
+    from mechbench.benchmarks.hand_calc.generated_set import make_item
+    from mechbench.benchmarks.hand_calc.prompts import prompt
+    from mechbench.benchmarks.hand_calc.statement import number
+
+    for index in range(24):
+        item = make_item(5, index, level)
+        text = prompt(item, "text")
+        assert item.structure is not None
+        if item.family in ("reactions", "truss", "moment", "continuous", "plastic"):
+            for point in item.structure["points"]:
+                assert f"{point['id']} ({number(point['x'])}, {number(point['y'])})" in text, (item.id, point)
+            for load in item.structure["loads"]:
+                assert f"{number(load.get('value', load.get('wStart')))} kN" in text, (item.id, load)
+        for datum in re.findall(r"(\d+(?:\.\d+)?) (?:kN·m²|kN·m|t|kN|mm|m)\b", item.title):
+            assert datum in text, (item.id, item.family, datum)

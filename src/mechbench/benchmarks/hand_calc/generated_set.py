@@ -25,6 +25,11 @@ TRUTH_DIGITS = 10
 the last bits a solve leaves differently on another machine, so a seed writes the same bytes anywhere."""
 
 
+def item_line(item_json: str) -> str:
+    """One line of ``items.jsonl``: the item's JSON with every number at :data:`TRUTH_DIGITS`, keys sorted."""
+    return json.dumps(rounded(json.loads(item_json), TRUTH_DIGITS), ensure_ascii=False, sort_keys=True)
+
+
 def make_item(seed: int, index: int, difficulty: int | None = None) -> Item:
     """Item ``index`` of the set of ``seed``: families in a seeded rotation (each family equally often), the details
     drawn from the item's own stream. Without ``difficulty`` the textbook mix (each family's levels 1–5, the level
