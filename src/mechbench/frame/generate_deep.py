@@ -25,6 +25,8 @@ from typing import Any
 from mechbench.frame.generate import ModelBuilder
 
 DEEP_LEVELS = (6, 7, 8, 9, 10)
+ALL_LEVELS = (1, 2, 3, 4, 5, *DEEP_LEVELS)
+"""Every level a structure is generated at: the textbook levels of :mod:`mechbench.frame.generate`, then these."""
 
 
 def _force(rng: random.Random) -> float:
