@@ -267,10 +267,29 @@ class _Drawing:
             else:
                 down = self._away(pid, [-normal, normal])
             getattr(self, f"_{support.kind}")(self.points[pid], down)
+            if support.kind in ("roller", "slider"):
+                self._surface_angle(self.points[pid], down, support.angleDeg)
             across = np.array([-down[1], down[0]])
             # The symbol is wide: keep labels out of the whole half-plane it sits in.
             self.occupied[pid].extend([down, down + across, down - across, down + 2.5 * across, down - 2.5 * across])
             self.label_distance[pid] = 0.06 * self.scale.size
+
+    def _surface_angle(self, origin: np.ndarray, down: np.ndarray, angle: float) -> None:
+        """An inclined roller or slider: a dashed horizontal from the end of its ground line and the acute angle the
+        surface makes with it, so the angle is read, not guessed (multiples of 90° need none)."""
+        inclination = angle % 180.0
+        acute = min(inclination, 180.0 - inclination)
+        if acute < 1e-9 or abs(acute - 90.0) < 1e-9:
+            return
+        at = self._placer(origin, down)
+        ends = [at(-1.1, -1.12), at(1.1, -1.12)]
+        low = min(ends, key=lambda p: (p[1], p[0]))  # the reference runs out from the lower end, clear of the symbol
+        other = ends[1] if low is ends[0] else ends[0]
+        outward = -1.0 if other[0] > low[0] else 1.0
+        length = 1.8 * self.scale.symbol
+        self._line(low, low + np.array([outward * length, 0.0]), color=MEMBER, lw=0.9, ls="--", zorder=3)
+        self._text(low + np.array([outward * length * 0.75, -0.45 * self.scale.symbol]), f"{_fmt(acute)}°",
+                   fontsize=9, color=MEMBER)  # fmt: skip
 
     def _placer(self, origin: np.ndarray, down: np.ndarray):
         across = np.array([-down[1], down[0]])
@@ -486,6 +505,8 @@ class _Drawing:
         outward = -direction if push else direction
         offset = outward * 0.06 * self.scale.size
         note = self._angle_note(envelope[-1], direction, psi) if push else ""
+        if abs(unit[0]) > 1e-9 and abs(unit[1]) > 1e-9:  # an inclined member: per metre of what, said, not guessed
+            note += " per m of member"
         if math.isclose(load.wStart, load.wEnd):
             self._text(
                 envelope[len(envelope) // 2] + offset,
