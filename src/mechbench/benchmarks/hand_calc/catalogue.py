@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .deep_families import _continuous, _moving, _plastic, _vibration
+from .deep_families import _continuous, _moving, _plastic, _stability, _vibration
 from .families import FAMILIES, TOPICS, Generator, _moment, _reactions, _truss
 
 LEVELED: dict[str, tuple[tuple[int, ...], Generator]] = {
@@ -13,7 +13,8 @@ LEVELED: dict[str, tuple[tuple[int, ...], Generator]] = {
     "continuous": ((6, 7, 8, 10), _continuous),
     "plastic": ((7, 8, 9), _plastic),
     "vibration": ((7, 8, 9, 10), _vibration),
-    "moving_load": ((8, 9), _moving),
+    "moving_load": ((8, 9, 10), _moving),
+    "stability": ((9, 10), _stability),
 }
 """Each family's levels at ``--difficulty N`` and its generator. A set generated without ``--difficulty`` draws from
 :data:`~mechbench.benchmarks.hand_calc.families.FAMILIES` (levels 1–5) as it always has."""
@@ -24,6 +25,7 @@ ALL_TOPICS = {
     "plastic": "plastic collapse",
     "vibration": "structural vibration",
     "moving_load": "moving loads",
+    "stability": "frame stability",
 }
 
 

@@ -10,10 +10,19 @@ import itertools
 import random
 from typing import Any
 
+import numpy as np
+
 from mechbench.frame.generate import ModelBuilder
-from mechbench.frame.moving_loads import absolute_max_moment, max_moment_at, offsets
+from mechbench.frame.moving_loads import (
+    absolute_max_moment,
+    continuous_influence,
+    max_moment_at,
+    offsets,
+    train_extreme,
+)
 from mechbench.frame.plastic import collapse_factor
 from mechbench.frame.settlement import settled
+from mechbench.frame.stability import model_critical_factor
 from mechbench.frame.vibration import natural_frequencies, shear_building, storey_stiffness
 
 from .families import SOLVER_E, _inputs, _stiff, _structure_item
@@ -213,8 +222,11 @@ def _vibration(rng: random.Random, level: int, item_id: str) -> Item:
 
 
 def _moving(rng: random.Random, level: int, item_id: str) -> Item:
-    """A train of three (level 8) or four (9) axle loads crossing a simply supported span: the absolute maximum
-    bending moment, the largest moment at a marked section and (9) the largest support reaction."""
+    """A train of axle loads crossing a simply supported span (level 8: the absolute maximum bending moment and the
+    largest at a marked section) or a continuous beam of two spans (9) or three (10): the extreme moments by the
+    indeterminate influence lines, and the largest reaction of an interior support."""
+    if level >= 9:
+        return _moving_continuous(rng, level, item_id)
     span = float(rng.choice([10, 12, 15, 16, 20]))
     count = 3 if level == 8 else 4
     loads = [float(rng.choice([40, 60, 80, 100, 120])) for _ in range(count)]
@@ -266,4 +278,149 @@ def _moving(rng: random.Random, level: int, item_id: str) -> Item:
         structure=model,
         title=title,
         inputs={**_inputs(model), "largest_load": max(loads), "p": loads[0], "span": span},
+    )
+
+
+def _stability(rng: random.Random, level: int, item_id: str) -> Item:
+    """The elastic critical load of a sway frame (exact, with the stability functions): a portal with fixed or pinned
+    bases (level 9), a portal that also steadies a pin-ended leaning column through a pinned link (10). Vertical loads
+    at the column tops; sway is not prevented; members axially rigid."""
+    b = ModelBuilder()
+    width, height = float(rng.choice([4, 5, 6, 8])), float(rng.choice([3, 4, 5, 6]))
+    ei_column = float(rng.choice([4000, 6000, 8000, 10000, 12000]))
+    ei_beam = float(rng.choice([4000, 8000, 12000, 16000, 24000]))
+    bases = [b.point(0.0, 0.0), b.point(width, 0.0)]
+    tops = [b.point(0.0, height), b.point(width, height)]
+    columns = [b.link(bases[0], tops[0]), b.link(bases[1], tops[1])]
+    beam = b.link(tops[0], tops[1])
+    base_kind = rng.choice(["fixed", "pin"]) if level == 9 else "fixed"
+    for base in bases:
+        b.support(base, base_kind)
+    multiples = {tops[0]: 1.0, tops[1]: float(rng.choice([1, 1, 1.5, 2]))}
+    bending = {columns[0]: ei_column, columns[1]: ei_column, beam: ei_beam}
+    force = {columns[0]: multiples[tops[0]], columns[1]: multiples[tops[1]]}
+    leaning_words = ""
+    if level >= 10:
+        gap = float(rng.choice([3, 4, 5]))
+        foot, head = b.point(width + gap, 0.0), b.point(width + gap, height)
+        link = b.link(tops[1], head, end_a="hinge", end_b="hinge")
+        lean = b.link(foot, head, end_a="hinge", end_b="hinge")
+        b.support(foot, "pin")
+        multiples[head] = float(rng.choice([1, 2, 3]))
+        bending[link], bending[lean] = ei_beam, ei_column
+        force[lean] = multiples[head]
+        leaning_words = (
+            f" A third column {foot}–{head}, pinned at both ends (it carries load but resists no sway), is tied to "
+            f"the frame at {tops[1]} by the link {tops[1]}–{head}, pinned at both ends."
+        )
+    model = b.model()
+    critical = model_critical_factor(model, bending, force)
+    loads = ", ".join(f"{'' if m == 1 else number(m)}P at {p}" for p, m in multiples.items())
+    restraint = "fixed" if base_kind == "fixed" else "pinned"
+    text = (
+        f"A portal frame: columns {bases[0]}–{tops[0]} and {bases[1]}–{tops[1]}, {number(height)} m tall and "
+        f"{number(width)} m apart, {restraint} at their bases {bases[0]} and {bases[1]}, joined rigidly at the top by "
+        f"the beam {tops[0]}–{tops[1]}. EI of each column {number(ei_column)} kN·m², of the beam {number(ei_beam)} "
+        f"kN·m².{leaning_words} Vertical loads act downward at the tops of the columns: {loads}. Sway is not "
+        "prevented. Every member is axially rigid and initially straight; self-weight is neglected."
+    )
+    asked = [
+        quantity("P_cr", "elastic critical value of P at which the frame buckles, in kN (the loads growing together "
+                 "in the proportions given)", "kN", critical, "force")
+    ]  # fmt: skip
+    title = (
+        f"EI: columns {number(ei_column)} kN·m², beam {number(ei_beam)} kN·m²; members axially rigid\n"
+        f"vertical loads at the column tops: {loads}; sway not prevented"
+    )
+    note = (
+        "Elastic buckling of a perfectly straight frame; the exact solution is wanted (not an effective-length chart)."
+    )
+    for link in model["links"]:
+        link.update(E=SOLVER_E, Iz=bending[link["id"]] / SOLVER_E, A=1.0)
+    return Item(
+        id=item_id,
+        family="stability",
+        level=level,
+        statement=f"{text}\n{note}",
+        with_drawing="The drawing gives the frame's geometry (m), its supports and hinges, the members' EI and where "
+        f"the vertical loads act. {note}",
+        quantities=with_floors(asked),
+        structure=model,
+        title=title,
+        inputs={"largest_load": 0.0, "span": height, "ei": ei_column, "area": 0.0},
+    )
+
+
+def _moving_continuous(rng: random.Random, level: int, item_id: str) -> Item:
+    """A train of three axle loads on a continuous beam of constant EI: two spans (level 9) or three (10). Asked: the
+    most negative moment over an interior support, the largest reaction there, and (10) the largest sagging moment at
+    the middle of the central span."""
+    spans = [float(rng.choice([6, 8, 10, 12])) for _ in range(2 if level == 9 else 3)]
+    loads = [float(rng.choice([40, 60, 80, 100, 120])) for _ in range(3)]
+    spacings = [float(rng.choice([1.5, 2, 3, 4])) for _ in range(2)]
+    supports = [0.0]
+    for length in spans:
+        supports.append(supports[-1] + length)
+    b = ModelBuilder()
+    marked = supports[1] + spans[1] / 2 if level >= 10 else None
+    xs = sorted({*supports, *([marked] if marked is not None else [])})
+    ids = {x: b.point(x, 0.0) for x in xs}
+    for a, c in itertools.pairwise(xs):
+        b.link(ids[a], ids[c])
+    b.support(ids[supports[0]], "pin")
+    for x in supports[1:]:
+        b.support(ids[x], "roller")
+    model = _stiff(b.model())
+    over = rng.choice(supports[1:-1])
+    start, end = supports[0], supports[-1]
+
+    def hogging(at: np.ndarray) -> np.ndarray:
+        return continuous_influence(supports, over, at)[0]
+
+    def reaction(at: np.ndarray) -> np.ndarray:
+        return continuous_influence(supports, over, at)[1][supports.index(over)]
+
+    kinks = supports
+    pid = ids[over]
+    asked = [
+        quantity(f"M_{pid}", f"most negative bending moment over the support {pid} as the train crosses, in kN·m "
+                 "(sagging positive, so a hogging moment is negative)", "kN*m",
+                 train_extreme(hogging, start, end, loads, spacings, kinks, sign=-1.0), "moment"),
+        quantity(f"V_{pid}", f"largest vertical reaction at {pid} as the train crosses, in kN (upward positive)", "kN",
+                 train_extreme(reaction, start, end, loads, spacings, kinks), "force"),
+    ]  # fmt: skip
+    if marked is not None:
+        mid = ids[marked]
+
+        def sagging(at: np.ndarray) -> np.ndarray:
+            return continuous_influence(supports, marked, at)[0]
+
+        largest = train_extreme(sagging, start, end, loads, spacings, [*kinks, marked])
+        asked.append(quantity(f"M_{mid}", f"largest bending moment at {mid} as the train crosses, in kN·m (sagging "
+                              "positive)", "kN*m", largest, "moment"))  # fmt: skip
+    train = " – ".join(
+        f"{number(p)} kN" + (f" – {number(g)} m" if k < len(spacings) else "")
+        for k, (p, g) in enumerate(zip(loads, [*spacings, 0.0], strict=True))
+    )
+    names = ", ".join(ids[x] for x in supports)
+    where = f"; {ids[marked]} is the middle of the central span" if marked is not None else ""
+    text = (
+        f"A continuous beam of constant EI over {len(spans)} spans of {', '.join(number(v) for v in spans)} m, on "
+        f"supports {names} at x = {', '.join(number(x) for x in supports)} m ({ids[supports[0]]} pinned, the others "
+        f"on rollers){where}. A train of 3 downward axle loads crosses it. Listed from left to right as it stands on "
+        f"the beam, with the spacings between them: {train}. The train may stand anywhere along the beam, partly off "
+        "it too; shear deformation, self-weight and impact are neglected."
+    )
+    return Item(
+        id=item_id,
+        family="moving_load",
+        level=level,
+        statement=text,
+        with_drawing="The drawing gives the spans (m) and the supports. A train of 3 downward axle loads, listed above "
+        "the beam from left to right with the spacings between them, crosses the beam and may stand anywhere along it, "
+        "partly off it too. EI is constant; shear deformation, self-weight and impact are neglected.",
+        quantities=with_floors(asked),
+        structure=model,
+        title=f"EI constant; axle loads, left to right: {train}",
+        inputs={**_inputs(model), "largest_load": max(loads), "p": loads[0], "span": spans[0]},
     )

@@ -245,6 +245,18 @@ def _deflection(rng: random.Random, level: int, item_id: str) -> Item:
     )
 
 
+def _line_load_on_inclined_member(model: dict[str, Any]) -> bool:
+    points = {p["id"]: (p["x"], p["y"]) for p in model["points"]}
+    links = {link["id"]: link for link in model["links"]}
+    for load in model.get("loads", []):
+        if load["kind"] == "distributedLoad":
+            link = links[load["at"]["id"]]
+            (x1, y1), (x2, y2) = points[link["a"]], points[link["b"]]
+            if abs(x2 - x1) > 1e-9 and abs(y2 - y1) > 1e-9:
+                return True
+    return False
+
+
 def _structure_item(
     item_id: str,
     family: str,
@@ -256,12 +268,15 @@ def _structure_item(
     title: str = "",
     **inputs: float,
 ) -> Item:
+    shown = f"The drawing gives the geometry (m) and the loads (kN, kN/m, kN·m). {note}"
+    if _line_load_on_inclined_member(model):  # the drawing cannot say whether per metre of member or of plan
+        shown += " Line loads act per metre of the member they are on (along its length, not per horizontal metre)."
     return Item(
         id=item_id,
         family=family,  # type: ignore[arg-type]
         level=level,
         statement=f"{describe(model)}\n{note}",
-        with_drawing=f"The drawing gives the geometry (m) and the loads (kN, kN/m, kN·m). {note}",
+        with_drawing=shown,
         quantities=with_floors(asked),
         structure=model,
         title=title,

@@ -26,6 +26,7 @@ Family = Literal[
     "plastic",
     "vibration",
     "moving_load",
+    "stability",
 ]
 UNITS = ("kN", "kN*m", "mm", "MPa", "degree", "Hz")
 """The units truths are kept in (each answer is converted to its quantity's)."""
