@@ -18,6 +18,7 @@ benchmark sets ``Sample.id`` and nothing else for replay.
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -103,6 +104,7 @@ def benchmark_task(name: str) -> Callable[[Callable[P, TaskParts]], Callable[P, 
 
     def decorate(fn: Callable[P, TaskParts]) -> Callable[P, Task]:
         check = literal_checks(fn)
+        defaults = {key: parameter.default for key, parameter in inspect.signature(fn).parameters.items()}
 
         @functools.wraps(fn)
         def build(*args: P.args, **kwargs: P.kwargs) -> Task:
@@ -121,6 +123,15 @@ def benchmark_task(name: str) -> Callable[[Callable[P, TaskParts]], Callable[P, 
             if not 0 <= budget <= MAX_TOOL_BUDGET:
                 raise UsageError(f"tool_budget must be between 0 and {MAX_TOOL_BUDGET}, got {budget}")
             parts = fn(*args, **kwargs)
+            if not _has_samples(parts.dataset):  # one line naming the arguments, never Inspect's traceback
+                chosen = ", ".join(
+                    f"{key}={value!r}"
+                    for key, value in given.items()
+                    if value != defaults.get(key, inspect.Parameter.empty)
+                )
+                raise UsageError(
+                    f"{name}: no samples with {chosen}" if chosen else f"{name}: the data holds no samples"
+                )
             oracle = oracle if parts.oracle is None else parts.oracle
             if tools and oracle:
                 raise UsageError("oracle=true answers without a model: it has no tool setting")
@@ -129,6 +140,14 @@ def benchmark_task(name: str) -> Callable[[Callable[P, TaskParts]], Callable[P, 
         return build
 
     return decorate
+
+
+def _has_samples(dataset: Dataset) -> bool:
+    """Whether ``dataset`` holds a sample (a dataset that cannot say is taken to)."""
+    try:
+        return len(dataset) > 0
+    except TypeError:
+        return True
 
 
 def assemble(name: str, parts: TaskParts, *, oracle: bool = False, tools: bool = False, budget: int = 0) -> Task:

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from mechbench.benchmarks.sphyr.dataset import SUBJECTS, parse_subjects, read_records, select, subject_file
-from mechbench.core.errors import DataSourceError
+from mechbench.core.errors import DataSourceError, UsageError
 from mechbench.sources.download import fetch_url
 from mechbench.sources.resolve import resolve_source
 
@@ -39,8 +39,10 @@ def test_selection(sphyr_data: Path) -> None:
     paper = select(records, "paper")
     expected = np.random.default_rng(42).permutation(len(records))[: min(100, len(records))]
     assert [r.index for r in paper] == [records[i].index for i in expected]
-    with pytest.raises(DataSourceError, match="samples must be"):
+    with pytest.raises(UsageError, match="samples must be"):
         select(records, "many")
+    with pytest.raises(UsageError, match="at least 1, got 0"):  # an empty run is refused here, in one line
+        select(records, 0)
 
 
 def test_malformed_lines_name_the_line(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from inspect_ai.model import ChatMessageUser, ContentImage, ContentText
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
+from mechbench.core.errors import UsageError
 from mechbench.harness.reliability import in_judge_thread
 from mechbench.harness.task import TaskParts, benchmark_task
 from mechbench.harness.tools import DEFAULT_TOOL_BUDGET
@@ -99,7 +100,11 @@ def hand_calc(
         tool_budget: tool calls per sample in the tool setting.
     """
     root = open_data(BENCHMARK, data, NO_PUBLISHER)
-    items = [i for i in read_items(root) if family is None or i.family == family]
+    items = read_items(root)
+    families = sorted({i.family for i in items})
+    if family is not None and family not in families:
+        raise UsageError(f"family {family!r} is not one of {', '.join(families)} (the families of {data})")
+    items = [i for i in items if family is None or i.family == family]
     shown = PRESENTATIONS if presentation == "both" else (presentation,)
     samples = [_sample(item, p, root) for item in items for p in shown]
     return TaskParts(

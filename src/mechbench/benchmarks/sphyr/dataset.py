@@ -19,7 +19,7 @@ from mechbench.benchmarks.sphyr.versions import (
     upstream_path,
 )
 from mechbench.core import safejson
-from mechbench.core.errors import DataSourceError
+from mechbench.core.errors import DataSourceError, UsageError
 from mechbench.core.limits import MAX_RECORDS_PER_FILE, check_count, check_grid
 from mechbench.sources.files import read_data_text, within
 from mechbench.sources.root import DataRoot, Official, open_data
@@ -158,7 +158,7 @@ def select(records: list[GridRecord], samples: str | int) -> list[GridRecord]:
     try:
         count = int(samples)
     except (TypeError, ValueError):
-        raise DataSourceError(f"samples must be 'all', 'paper' or a number, got {samples!r}") from None
-    if count < 0:
-        raise DataSourceError(f"samples must not be negative, got {count}")
+        raise UsageError(f"samples must be 'all', 'paper' or a number, got {samples!r}") from None
+    if count < 1:  # no samples is no run: a one-line refusal here, not Inspect's traceback about an empty dataset
+        raise UsageError(f"samples must be 'all', 'paper' or a number of at least 1, got {count}")
     return list(records[:count])

@@ -18,10 +18,11 @@ from pydantic import BaseModel
 
 from mechbench.benchmarks.structural_eval.scoring import Response, response_of, solve_response
 from mechbench.core import safejson
-from mechbench.core.errors import DataSourceError, MechbenchError
+from mechbench.core.errors import DataSourceError, MechbenchError, UsageError
 from mechbench.core.paths import default_cache
 from mechbench.frame import FrameModel
 from mechbench.frame.determinacy import moment_releases
+from mechbench.frame.generate_deep import ALL_LEVELS
 from mechbench.sources.root import DataRoot, Official, open_data
 
 OFFICIAL_REPOSITORY = "H1W0XXX/structural-eval-benchmark"
@@ -181,7 +182,7 @@ def load_tasks(data: DataRoot | str | Path | None = None, *, filter: str | None 
         difficulty = meta.get("difficulty") if isinstance(meta, dict) else None
         image_name = meta.get("image_filename") if isinstance(meta, dict) else None
         image = _official_image(source, root, task_id, image_name)
-        known = isinstance(difficulty, int | float) and 1 <= difficulty <= 5
+        known = isinstance(difficulty, int | float) and min(ALL_LEVELS) <= difficulty <= max(ALL_LEVELS)
         tasks.append(
             StructuralTask(
                 id=task_id,
@@ -197,6 +198,11 @@ def load_tasks(data: DataRoot | str | Path | None = None, *, filter: str | None 
                 truth_max_moment=response.max_moment,
             )
         )
+    if not tasks and filter:  # the argument's mistake, not the data's: named with the ids it could have matched
+        ids = sorted(path.stem for path in (root / "raw_models").glob("*.json"))
+        if ids:
+            shown = ", ".join(ids[:12]) + (f", … ({len(ids)} in all)" if len(ids) > 12 else "")
+            raise UsageError(f"filter {filter!r} matches no task id; the ids under {root}: {shown}")
     if not tasks:
         raise DataSourceError(f"no tasks under {root}" + (f" matching {filter!r}" if filter else ""))
     return tasks
