@@ -81,7 +81,7 @@ def test_generate_checks_the_count_and_the_folder_before_any_work(tmp_path: Path
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     for command in ("seesim", "structural", "sphyr"):
-        _one_line_refusal(*_probe("generate", command, "-o", str(blocker / "out"), "--n", "1"), "is a file")
+        _one_line_refusal(*_probe("generate", command, "-o", str(blocker / "out"), "--n", "2"), "is a file")
 
 
 def test_grids_past_the_limit_are_refused_on_every_sphyr_path(tmp_path: Path) -> None:

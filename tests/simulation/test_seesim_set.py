@@ -255,10 +255,10 @@ def test_the_command_writes_published_wording_prints_the_balance_and_refuses_bad
 
     runner = CliRunner()
     result = runner.invoke(
-        app, ["generate", "seesim", "-o", str(tmp_path), "--n", "1", "--questions", str(published_seesim)]
+        app, ["generate", "seesim", "-o", str(tmp_path), "--n", "2", "--questions", str(published_seesim)]
     )
     assert result.exit_code == 0, result.stderr
-    assert "wrote 1 structural and 1 fluid simulations" in result.stdout and "always-True" in result.stdout
+    assert "wrote 2 structural and 2 fluid simulations" in result.stdout and "always-True" in result.stdout
     assert (tmp_path / "data" / "fluid" / "videos" / "File_1.gif").is_file()
     assert "OpenSeeSimE:" in result.stdout  # the same facts as multiple-choice shards, one folder per domain
     assert {p.parent.parent.name for p in (tmp_path / "openseesime").rglob("*.parquet")} == {"structural", "fluid"}
@@ -268,11 +268,11 @@ def test_the_command_writes_published_wording_prints_the_balance_and_refuses_bad
         texts = {q["qid"]: q["question"] for q in published[domain]["questions"]}
         assert all(q["question"] == texts[q["qid"]] for q in mine[domain]["questions"])
     assert mine["generator"]["question_wording"] == "published"
-    result = runner.invoke(app, ["generate", "seesim", "-o", str(tmp_path / "x"), "--n", "0"])
-    assert result.exit_code == 2 and "--n must be between 1 and" in result.stderr
+    result = runner.invoke(app, ["generate", "seesim", "-o", str(tmp_path / "x"), "--n", "1"])
+    assert result.exit_code == 2 and "--n must be between 2 and" in result.stderr  # one simulation balances nothing
     missing = tmp_path / "no-such-copy"
     result = runner.invoke(
-        app, ["generate", "seesim", "-o", str(tmp_path / "y"), "--n", "1", "--questions", str(missing)]
+        app, ["generate", "seesim", "-o", str(tmp_path / "y"), "--n", "2", "--questions", str(missing)]
     )
     assert result.exit_code == 2 and "error:" in result.stderr
     assert not (tmp_path / "y" / "data").exists()  # refused before simulating anything

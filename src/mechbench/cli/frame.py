@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from mechbench.core.errors import MechbenchError
-from mechbench.harness.commands import fail, read_json
+from mechbench.harness.commands import fail, output_file, read_json
 
 
 def register(app: typer.Typer) -> None:
@@ -61,6 +61,7 @@ def render(
     """Draw a FrameCalc model as a textbook-style PNG."""
     from mechbench.frame.render import render as render_model
 
+    output_file(output, "-o")
     data = read_json(model, "model")
     try:
         render_model(data, output, title=title, dimensions=dimensions)

@@ -7,6 +7,8 @@ command gains ``--shortcuts`` and the panel's options; the others get a ``valida
 from __future__ import annotations
 
 import inspect
+import os
+import stat
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -44,10 +46,32 @@ def _value(text: str) -> Any:
     return text
 
 
+def check_prior(name: str, prior: str) -> None:
+    """Refuse ``--prior`` where the panel learns none, or where it is not a folder or a regular file (a pipe or a
+    device would block the panel or feed it forever): one line each, before any model runs."""
+    from mechbench import registry
+
+    spec = registry.spec(name)
+    if spec is not None and not spec.shortcut_prior:
+        learners = [entry.name for entry in registry.specs() if entry.shortcut_prior]
+        fail(f"--prior: {name}'s shortcut models learn no prior (those of {', '.join(learners)} do)")
+    try:
+        mode = os.stat(prior).st_mode
+    except FileNotFoundError:
+        fail(f"--prior {prior} does not exist")
+    except OSError as error:
+        fail(f"--prior {prior}: {error.strerror or error}")
+    if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
+        fail(f"--prior {prior} is a pipe or device, not a regular file or folder; refused")
+
+
 def run(name: str, task_arg: list[str] | None, log_dir: Path | None, limit: int | None, prior: str | None) -> None:
     """Run benchmark ``name``'s panel and print it."""
     from mechbench.conformance.shortcuts import panel_lines, run_shortcuts
     from mechbench.core.errors import MechbenchError
+
+    if prior is not None:
+        check_prior(name, prior)
 
     task_args = {}
     for given in task_arg or []:

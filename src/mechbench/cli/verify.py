@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from mechbench.harness.commands import fail, output_file
+
 
 def register(app: typer.Typer) -> None:
     """Add the ``verify`` group to the command line."""
@@ -27,13 +29,17 @@ def simulation(
     outside its tolerance)."""
     from mechbench.simulation.verification import CASES, markdown
 
+    output_file(out, "-o")  # before the minutes of physics: a pipe or device would block or swallow the table
     started = time.perf_counter()
     rows = [row for case in CASES if case.fast or not fast for row in case.run()]
     text = markdown(rows, fast)
     if out is None:
         sys.stdout.write(text)
     else:
-        out.write_text(text, encoding="utf-8")
+        try:
+            out.write_text(text, encoding="utf-8")
+        except OSError as error:
+            fail(f"cannot write {out}: {error.strerror or error}")
         failed = sum(not row.passed for row in rows)
         typer.echo(f"{out}: {len(rows)} rows, {failed} outside tolerance ({time.perf_counter() - started:.0f} s)")
     if any(not row.passed for row in rows):

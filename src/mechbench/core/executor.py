@@ -10,10 +10,12 @@ from __future__ import annotations
 import concurrent.futures
 import multiprocessing
 import os
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 from mechbench.core.errors import MechbenchError
 
@@ -21,6 +23,13 @@ T = TypeVar("T")
 R = TypeVar("R")
 EXECUTORS = ("local", "ray")
 CHUNK_RETRIES = 3
+RAY_CONNECT_SECONDS = 5.0
+"""How long a Ray cluster's address has to accept a connection before it is refused (Ray's own client waits for
+minutes on an address where nothing listens)."""
+RAY_CLIENT_PORT = 10001
+"""Ray Client's port, the default of a ``ray://HOST`` address."""
+RAY_GCS_PORT = 6379
+"""The head node's port, the default of a bare ``HOST`` address."""
 
 
 class ExecutorError(MechbenchError):
@@ -37,6 +46,42 @@ def _run_chunk(fn: Callable[[T], R], chunk: Sequence[T]) -> list[R]:
 # variables take effect before numpy loads.
 _SINGLE_THREAD_ENV = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 RAY_RUNTIME_ENV = {"env_vars": _SINGLE_THREAD_ENV}
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system says, else the machine's count)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def check_ray_address(address: str, timeout: float = RAY_CONNECT_SECONDS) -> None:
+    """Refuse a Ray address where nothing accepts a connection within ``timeout`` seconds (``auto`` and ``local``,
+    which Ray resolves itself, pass as they are)."""
+    if address in ("auto", "local"):
+        return
+    client = address.startswith("ray://")
+    rest = address[len("ray://") :] if client else address
+    try:
+        parts = urlsplit(f"//{rest}")
+        host, port, path = parts.hostname, parts.port, parts.path
+    except ValueError:  # a port that is not a number, or out of range
+        host, port, path = None, None, ""
+    if not host or path not in ("", "/"):
+        raise ExecutorError(f"--ray-address must be HOST:PORT, ray://HOST:PORT or auto, got {address!r}")
+    port = port or (RAY_CLIENT_PORT if client else RAY_GCS_PORT)
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as error:
+        if isinstance(error, TimeoutError):
+            reason = f"no answer within {timeout:g} s"
+        else:
+            reason = (error.strerror or str(error) or type(error).__name__).lower()
+        raise ExecutorError(
+            f"no Ray cluster answers at {address} ({reason}): start one with 'ray start --head', or drop "
+            "--ray-address for a local Ray instance"
+        ) from None
 
 
 def _chunks(items: Sequence[T], chunk_size: int) -> list[list[T]]:
@@ -98,7 +143,7 @@ def _take_environment(environ: dict[str, str]) -> None:
 
 
 def _run_local(fn: Callable, chunks: list[list], workers: int | None, progress: Callable | None) -> list[list]:
-    workers = workers or os.cpu_count() or 1
+    workers = workers or usable_cores()
     if workers == 1:
         out = []
         for k, chunk in enumerate(chunks):
@@ -149,12 +194,14 @@ def _run_ray(
         raise ExecutorError("--executor ray needs Ray: pip install 'mechbench[ray]'") from None
     started = False
     if not ray.is_initialized():
+        if address:
+            check_ray_address(address)
         try:
             options = {"include_dashboard": False, "log_to_driver": False, "runtime_env": RAY_RUNTIME_ENV}
             if address:
                 ray.init(address=address, **options)
             else:
-                ray.init(num_cpus=workers or os.cpu_count() or 1, **options)
+                ray.init(num_cpus=workers or usable_cores(), **options)
         except Exception as error:
             raise ExecutorError(f"cannot start or join Ray ({address or 'local'}): {error}") from None
         started = True

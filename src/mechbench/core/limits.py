@@ -27,8 +27,9 @@ MAX_QUESTIONS_FILE_BYTES = 32 * 1024**2
 """Bytes of a SeeSim questions file (the published one has ~20 KB)."""
 MAX_SOURCE_TEXT_BYTES = 2 * 1024**2
 """Bytes of a source file mechbench reads as data, never runs (the official runner's ``run_eval.py`` is ~20 KB)."""
-MAX_GENERATED_ITEMS = 100_000
-"""Items one ``mechbench generate`` command may be asked for."""
+MAX_GENERATED_ITEMS = MAX_RECORDS_PER_FILE
+"""Items one ``mechbench generate`` command may be asked for (``--n``: per subject for SPhyR, per domain for SeeSim):
+no more than ``eval`` reads from one data file, so that a set generated is never one ``eval`` refuses."""
 
 
 def check_count(count: int, limit: int, what: str, where: str) -> None:

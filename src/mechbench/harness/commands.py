@@ -9,8 +9,10 @@ names the benchmark.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -41,15 +43,50 @@ ReportOutputOption = Annotated[Path | None, typer.Option("-o", "--output", help=
 JsonReportOption = Annotated[Path | None, typer.Option("--json", help="Write the report as JSON here.")]
 ExecutorOption = Annotated[str, typer.Option(help="local (process pool) or ray.")]
 WorkersOption = Annotated[int | None, typer.Option(help="Parallel workers (default: all cores).")]
-RayAddressOption = Annotated[str | None, typer.Option(help="Join this Ray cluster instead of a local instance.")]
+RayAddressOption = Annotated[
+    str | None, typer.Option(help="With --executor ray: join this Ray cluster (HOST:PORT) instead of a local instance.")
+]
+OverwriteOption = Annotated[
+    bool,
+    typer.Option(
+        "--overwrite",
+        help="Write into an output folder that already holds files (a set there is replaced file by file).",
+    ),
+]
+
+
+def bounded_workers(workers: int | None) -> int | None:
+    """``--workers`` checked as every command takes it: at least 1, and at most the cores this process may use (more
+    would only add processes and memory; said in one line and lowered). None stays None: all cores."""
+    from mechbench.core.executor import usable_cores
+
+    if workers is None:
+        return None
+    if workers < 1:
+        fail("--workers must be at least 1")
+    cores = usable_cores()
+    if workers > cores:
+        typer.echo(f"warning: --workers {workers} is more than the {cores} cores here; using {cores}", err=True)
+        return cores
+    return workers
 
 
 def executor_args(executor: str, workers: int | None, ray_address: str | None) -> dict[str, object]:
-    """Validated executor settings for :func:`mechbench.core.executor.run_batch`."""
-    from mechbench.core.executor import EXECUTORS
+    """Validated executor settings for :func:`mechbench.core.executor.run_batch`: a Ray address only with
+    ``--executor ray``, and one where something answers (checked in seconds, before any work)."""
+    from mechbench.core.executor import EXECUTORS, ExecutorError, check_ray_address
 
     if executor not in EXECUTORS:
         fail(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    if ray_address is not None and executor != "ray":
+        fail("--ray-address joins a Ray cluster: add --executor ray (the local executor runs a process pool here)")
+    if ray_address is not None:
+        try:
+            check_ray_address(ray_address)
+        except ExecutorError as error:
+            fail(str(error))
+    else:  # a cluster's workers are its own; a local pool or Ray instance gets at most this machine's cores
+        workers = bounded_workers(workers)
     if workers is not None and workers < 1:
         fail("--workers must be at least 1")
 
@@ -93,22 +130,54 @@ def choice(flag: str, value: str, allowed: tuple[str, ...]) -> str:
         fail(str(error))
 
 
-def generation_target(output: Path, n: int) -> None:
-    """Refuse a count past :data:`mechbench.core.limits.MAX_GENERATED_ITEMS` or an output that cannot be a folder,
-    before any item is generated."""
+def generation_target(output: Path, n: int, overwrite: bool = False, *, least: int = 1, why: str = "") -> None:
+    """Before any item is generated, refuse: a count below ``least`` (``why`` says why, when it is not 1) or past
+    :data:`mechbench.core.limits.MAX_GENERATED_ITEMS` (more than one ``eval`` reads), an output that cannot be a
+    folder, and, unless ``overwrite``, a folder that already holds files (a set there would be replaced silently)."""
     from mechbench.core.limits import MAX_GENERATED_ITEMS
 
-    if not 1 <= n <= MAX_GENERATED_ITEMS:
-        fail(f"--n must be between 1 and {MAX_GENERATED_ITEMS}, got {n}")
+    if not least <= n <= MAX_GENERATED_ITEMS:
+        reason = f" ({why})" if why and n < least else " (the most one eval reads)" if n > MAX_GENERATED_ITEMS else ""
+        fail(f"--n must be between {least} and {MAX_GENERATED_ITEMS}, got {n}{reason}")
     blocked = next((p for p in (output, *output.parents) if p.exists() and not p.is_dir()), None)
     if blocked is not None:
         fail(f"-o {output}: {blocked} is a file, not a folder")
+    if output.is_dir() and not overwrite:
+        try:
+            held = sorted(entry.name for entry in itertools.islice(output.iterdir(), 4))
+        except OSError as error:
+            fail(f"-o {output}: cannot read the folder: {error.strerror or error}")
+        if held:
+            shown = ", ".join(held[:3]) + (", …" if len(held) > 3 else "")
+            fail(
+                f"-o {output} already holds files ({shown}): choose an empty or new folder, or pass --overwrite to "
+                "write the set over them"
+            )
     try:
         output.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         fail(f"-o {output}: cannot create the folder: {error.strerror or error}")
     if not os.access(output, os.W_OK | os.X_OK):
         fail(f"-o {output}: the folder is not writable")
+
+
+def output_file(path: Path | None, flag: str) -> Path | None:
+    """``path`` when a command may write its output there: a new file or a regular file (a pipe or device would block
+    or swallow it, a folder cannot take it), in a folder that exists; else one usage-error line. None stays None."""
+    if path is None:
+        return None
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        if not path.parent.is_dir():
+            fail(f"{flag} {path}: the folder {path.parent} does not exist")
+        return path
+    except OSError as error:
+        fail(f"{flag} {path}: {error.strerror or error}")
+    if not stat.S_ISREG(mode):
+        kind = "a folder" if stat.S_ISDIR(mode) else "a pipe or device"
+        fail(f"{flag} {path} is {kind}, not a regular file; refused")
+    return path
 
 
 MAX_JSON_FILE_BYTES = 64 * 1024**2

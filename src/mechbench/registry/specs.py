@@ -141,6 +141,9 @@ class BenchmarkSpec:
     shortcuts: tuple[str, ...] = ()
     """The built-in models that answer without the skill (first choice, always True, a prior, the question alone, a
     keyword reader, a template): the panel ``mechbench validate <name> --shortcuts`` runs and the report shows."""
+    shortcut_prior: str = ""
+    """What its shortcut models learn their prior from when ``-M prior=PATH`` (``validate --prior``) names one, in a
+    few words; empty when they learn none (``--prior`` is then refused, never ignored)."""
     oracle_metric: str = "accuracy"
     """The metric of the task's log that the oracle (``-T oracle=true``) brings to 1, the top of the scale."""
     aliases: tuple[str, ...] = ()

@@ -51,6 +51,7 @@ SPEC = register(
         listing=Path(__file__).with_name("eval.yaml"),
         baselines=BASELINES,
         shortcuts=SHORTCUTS,
+        shortcut_prior="a generated SeeSim set or a prior file",
         demo=demo,
         demo_models=", ".join(DEMO_MODELS),
         derives_from="seesim",

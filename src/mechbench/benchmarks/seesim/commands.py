@@ -11,12 +11,17 @@ from mechbench.core.errors import MechbenchError
 from mechbench.harness.commands import (
     CommandGroups,
     ExecutorOption,
+    OverwriteOption,
     RayAddressOption,
     WorkersOption,
     executor_args,
     fail,
     generation_target,
 )
+
+MIN_SIMULATIONS = 2
+"""The fewest simulations per domain a set can ask anything with: a question is asked only as often True as False."""
+BALANCED = "a question is kept only where the set answers it True as often as False"
 
 
 def register(groups: CommandGroups) -> None:
@@ -45,23 +50,29 @@ def generate_seesim_command(
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
+    overwrite: OverwriteOption = False,
 ) -> None:
     """SeeSim simulations (plane-stress FE and lattice-Boltzmann flow) with image, video and report, answered from
     the physics; with --derived, the sets other benchmarks write from them (OpenSeeSimE's questions in
     OUTPUT/openseesime/{structural,fluid})."""
     from mechbench import registry
     from mechbench.benchmarks.seesim.generated_set import write_seesim
+    from mechbench.benchmarks.seesim.protocol import DOMAINS
 
-    generation_target(output, n)
+    settings = executor_args(executor, workers, ray_address)
+    generation_target(output, n, overwrite, least=MIN_SIMULATIONS, why=BALANCED)
     try:
         table = write_seesim(
-            output,
-            n,
-            seed,
-            questions,
-            warn=lambda m: typer.echo(f"warning: {m}", err=True),
-            **executor_args(executor, workers, ray_address),
+            output, n, seed, questions, warn=lambda m: typer.echo(f"warning: {m}", err=True), **settings
         )
+        unasked = [domain for domain in DOMAINS if not any(r["domain"] == domain for r in table["questions"].values())]
+        if len(unasked) == len(DOMAINS):  # never a set that asks nothing, nor a share of no answers printed
+            fail(
+                f"the set asks no question: {BALANCED}, and none has both answers among these {n} simulations per "
+                "domain; draw more with --n"
+            )
+        for domain in unasked:
+            typer.echo(f"warning: the set asks no {domain} question ({BALANCED}); more --n asks some", err=True)
         derivers = [e for e in registry.specs() if derived and e.derives_from == "seesim" and e.derive is not None]
         lines = [f"{e.title}: {e.derive(output, output / e.name)}" for e in derivers]  # type: ignore[misc]
     except MechbenchError as error:

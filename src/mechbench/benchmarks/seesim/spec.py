@@ -47,6 +47,7 @@ SPEC = register(
         listing=Path(__file__).with_name("eval.yaml"),
         baselines=BASELINES,
         shortcuts=SHORTCUTS,
+        shortcut_prior="a SeeSim questions file or generated set",
         demo=demo,
         demo_models=", ".join(f"mechbench/{name}" for name in SHORTCUTS),
     )

@@ -15,6 +15,7 @@ from mechbench.harness.commands import (
     CommandGroups,
     ExecutorOption,
     JsonReportOption,
+    OverwriteOption,
     RayAddressOption,
     ReportOutputOption,
     WorkersOption,
@@ -23,6 +24,7 @@ from mechbench.harness.commands import (
     executor_args,
     fail,
     generation_target,
+    output_file,
 )
 
 
@@ -66,6 +68,7 @@ def score_sphyr(
     choice("--parser", parser, PARSERS)
     choice("--reference", reference, REFERENCES)
     choice("--load-direction", load_direction, LOAD_DIRECTIONS)
+    output_file(output, "-o")
     try:
         direction = gravity_for_results(results) if gravity == "auto" else gravity_vector(gravity)
     except ValueError as error:
@@ -111,6 +114,7 @@ def validate_sphyr(
     choice("--reference", reference, REFERENCES)
     choice("--load-direction", load_direction, LOAD_DIRECTIONS)
     choice("--version", version, VERSIONS)
+    output_file(output, "-o")
     from mechbench.benchmarks.sphyr import dataset as sphyr_data
     from mechbench.benchmarks.sphyr.prompts import is_hard
     from mechbench.benchmarks.sphyr.validate import VARIANTS, validate
@@ -120,10 +124,10 @@ def validate_sphyr(
         path = sphyr_data.subject_file(name, data, version=version)  # type: ignore[arg-type]
         records = sphyr_data.select(sphyr_data.read_records(path), samples)
         sphyr_data.check_size(records, version, str(path), flag="--version ")  # type: ignore[arg-type]
+    except MechbenchError as error:  # before ValueError: a usage error (--samples 0) is one, and says what it is
+        fail(with_hint(error, "offline, --data bundled validates on mechbench's own set (--data DIR: a local copy)"))
     except ValueError:
         fail("validate takes exactly one subject")
-    except MechbenchError as error:
-        fail(with_hint(error, "offline, --data bundled validates on mechbench's own set (--data DIR: a local copy)"))
     if not records:
         fail(f"no samples selected from {subject}")
     report = validate(records, is_hard(name), seed, reference, load_direction)  # type: ignore[arg-type]
@@ -182,6 +186,7 @@ def generate_sphyr_command(
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
+    overwrite: OverwriteOption = False,
 ) -> None:
     """SPhyR samples for every subject, drawn as the version 'eval sphyr' reads by default (v2) unless --version;
     with --like / --release, a set drawn like a published one, checked unseen and written as a release."""
@@ -215,7 +220,8 @@ def generate_sphyr_command(
             f"--size must be between 4x4 and {MAX_JUDGED_SIDE}x{MAX_JUDGED_SIDE} (the largest the physics judge takes)"
         )
     count = n if n is not None else (RELEASE_ITEMS if like else 8)
-    generation_target(output, count)
+    settings = executor_args(executor, workers, ray_address)
+    generation_target(output, count, overwrite)
     try:
         chosen = parse_subjects(subjects)
         drawn_seed = release_seed(like, release) if like and release else (1 if seed is None else seed)
@@ -229,7 +235,7 @@ def generate_sphyr_command(
             chosen,
             None if version == "v1" else version,
             excluded,
-            **executor_args(executor, workers, ray_address),
+            **settings,
         )
         if like:
             from mechbench.benchmarks.sphyr.release import write_hf_folder, write_manifest
@@ -330,6 +336,8 @@ def calibrate_sphyr_command(
     from mechbench.harness.calibration import MIN_ITEMS, markdown
 
     choice("--like", like, LIKE)
+    output_file(output, "-o")
+    output_file(json_output, "--json")
     if items is not None and items < MIN_ITEMS:
         fail(f"--items must be at least {MIN_ITEMS} (two halves for retrieval, and an interval)")
     try:

@@ -13,6 +13,7 @@ from mechbench.harness.commands import (
     CommandGroups,
     ExecutorOption,
     JsonReportOption,
+    OverwriteOption,
     RayAddressOption,
     ReportOutputOption,
     WorkersOption,
@@ -21,6 +22,7 @@ from mechbench.harness.commands import (
     executor_args,
     fail,
     generation_target,
+    output_file,
     read_json,
 )
 
@@ -66,7 +68,9 @@ def generate_structural(
     output: Annotated[Path, typer.Option("-o", "--output", help="Folder to write (official layout under data/).")],
     n: Annotated[int | None, typer.Option("--n", help="Number of tasks (default 30; 100 for a release).")] = None,
     seed: Annotated[int | None, typer.Option(help="Random seed (default 1; same seed, same bytes).")] = None,
-    difficulty: Annotated[str, typer.Option(help="1-5 or mix.")] = "mix",
+    difficulty: Annotated[
+        str, typer.Option(help="mix (levels 1-5 in turn) or a level 1-10 for every task (docs/headroom.md).")
+    ] = "mix",
     kinds: Annotated[str, typer.Option(help="Comma list of beam, frame, truss.")] = "beam,frame,truss",
     diagrams: Annotated[bool, typer.Option("--diagrams/--no-diagrams", help="Store N/V/M diagrams.")] = True,
     like: Annotated[
@@ -88,18 +92,20 @@ def generate_structural(
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
+    overwrite: OverwriteOption = False,
 ) -> None:
     """StructuralEval tasks with drawings and solver ground truth; with --like, composed like the published set."""
     from mechbench.benchmarks.structural_eval.generated_set import write_structural
     from mechbench.benchmarks.structural_eval.like_official import RELEASE_TASKS
     from mechbench.frame.generate import KINDS
+    from mechbench.frame.generate_deep import ALL_LEVELS as GENERATED_LEVELS
+    from mechbench.harness.commands import difficulty_level
     from mechbench.harness.releases import month_seed
 
     chosen = tuple(k.strip() for k in kinds.split(",") if k.strip())
     if not chosen or any(k not in KINDS for k in chosen):
         fail(f"--kinds must be a comma list of {', '.join(KINDS)}, got {kinds!r}")
-    if difficulty != "mix" and difficulty not in {"1", "2", "3", "4", "5"}:
-        fail(f"--difficulty must be 1-5 or mix, got {difficulty!r}")
+    level = difficulty_level(difficulty, GENERATED_LEVELS)
     if like is not None and (difficulty != "mix" or chosen != KINDS):
         fail("--like takes kinds and levels from the published set: drop --difficulty and --kinds")
     if release is not None:
@@ -112,13 +118,11 @@ def generate_structural(
     except MechbenchError as error:
         fail(str(error))
     n = RELEASE_TASKS if release else (30 if n is None else n)
-    generation_target(output, n)
+    settings = executor_args(executor, workers, ray_address)
+    generation_target(output, n, overwrite)
     try:
         recipes, source = _recipes(like) if like is not None else (None, "")
-        level = None if difficulty == "mix" else int(difficulty)
-        ids = write_structural(
-            output, n, seed, level, chosen, diagrams, like=recipes, **executor_args(executor, workers, ray_address)
-        )
+        ids = write_structural(output, n, seed, level, chosen, diagrams, like=recipes, **settings)
         if recipes is not None:
             from mechbench.benchmarks.structural_eval.like_official import write_manifest
 
@@ -160,6 +164,8 @@ def calibrate_structural(
     from mechbench.benchmarks.structural_eval.calibrate import calibrate
     from mechbench.benchmarks.structural_eval.dataset import load_tasks
 
+    output_file(output, "-o")
+    output_file(json_output, "--json")
     try:
         fresh_tasks = load_tasks(fresh)
         published_tasks = load_tasks(published)
