@@ -178,21 +178,39 @@ def ability(responses: list[float], a: list[float], b: list[float], prior: tuple
     """The expected a posteriori ability of one responder from its ``responses`` (1, 0 or a share) to items of
     known ``a`` and ``b``, with a normal ``prior`` (mean, SD) on the scale; the interval is the posterior's 2.5 % to
     97.5 %."""
-    log_post = -((GRID - prior[0]) ** 2) / (2 * prior[1] ** 2)
+    if not len(responses) == len(a) == len(b):
+        raise ValueError("responses, a and b must be as long as each other")
+    posterior = Posterior(prior)
     for r, ai, bi in zip(responses, a, b, strict=True):
-        z = ai * (GRID - bi)
-        log_post -= r * np.logaddexp(0.0, -z) + (1 - r) * np.logaddexp(0.0, z)
-    weights = np.exp(log_post - log_post.max())
-    weights /= weights.sum()
-    mean = float(weights @ GRID)
-    sd = math.sqrt(max(float(weights @ (GRID - mean) ** 2), 0.0))
-    cdf = np.cumsum(weights)
-    low = float(np.interp(0.025, cdf, GRID))
-    high = float(np.interp(0.975, cdf, GRID))
-    return Ability(mean, sd, low, high, len(responses))
+        posterior.add(float(r), float(ai), float(bi))
+    return posterior.summary()
 
 
 def information(theta: float, a: float, b: float) -> float:
     """Fisher information of one item at ``theta``: a² P (1 − P)."""
     p = float(probability(theta, a, b))
     return a * a * p * (1 - p)
+
+
+class Posterior:
+    """An ability's posterior on :data:`GRID`, updated one answer at a time (an adaptive run's running estimate: the
+    same result as :func:`ability` on all the answers, without recomputing them)."""
+
+    def __init__(self, prior: tuple[float, float] = (0.0, 3.0)):
+        self.log = -((GRID - prior[0]) ** 2) / (2 * prior[1] ** 2)
+        self.count = 0
+
+    def add(self, response: float, a: float, b: float) -> None:
+        """Take one answer (1, 0 or a share) to an item of discrimination ``a`` and difficulty ``b``."""
+        z = a * (GRID - b)
+        self.log = self.log - (np.logaddexp(0.0, -z) + (1 - response) * z)
+        self.count += 1
+
+    def summary(self) -> Ability:
+        """The posterior mean, its SD as the standard error, and the 95 % interval."""
+        weights = np.exp(self.log - self.log.max())
+        weights /= weights.sum()
+        mean = float(weights @ GRID)
+        sd = math.sqrt(max(float(weights @ (GRID - mean) ** 2), 0.0))
+        cdf = np.cumsum(weights)
+        return Ability(mean, sd, float(np.interp(0.025, cdf, GRID)), float(np.interp(0.975, cdf, GRID)), self.count)

@@ -12,14 +12,18 @@ from mechbench.core.intervals import Observation, paired_difference
 from mechbench.harness.task import tool_setting_label
 from mechbench.registry import Column, ReportSpec, Rows, Table, first_score, run_row
 
+from .adaptive import ABILITY_METRIC
 from .protocol import CLUSTER, TOLERANCE
 
 
 def headline(sample: Any) -> tuple[str, float, float] | None:
-    """Weighted accuracy: an item's share of quantities right, weighted by its level."""
+    """Weighted accuracy: an item's share of quantities right, weighted by its level (an adaptive session: its
+    ability on the level scale)."""
     score = first_score(sample)
     if score is None or not isinstance(score.value, int | float) or math.isnan(float(score.value)):
         return None
+    if "session" in sample.metadata:  # an adaptive session: its ability, never pooled with accuracies
+        return ABILITY_METRIC, float(score.value), 1.0
     level = sample.metadata.get("level")
     weight = float(level) if isinstance(level, int | float) and level > 0 else 1.0
     return "weighted accuracy", float(score.value), weight
@@ -28,16 +32,31 @@ def headline(sample: Any) -> tuple[str, float, float] | None:
 def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
     """Runs compare when they answer the same way with the same output budget (presentations are rows of their own
     table, paired item by item)."""
+    if str(meta.get("setting", "")).startswith("adaptive"):
+        return f"{meta['setting']}, max_tokens {args.get('max_tokens', 'default')}"
     answers = tool_setting_label(meta.get("tool_budget")) if meta.get("setting") == "tools" else "single answer"
     return f"{answers}, max_tokens {args.get('max_tokens', 'default')}"
 
 
 def rows(log: Any, run: Any) -> Rows:
     """The run's metrics and every scored sample (item, presentation, level, score)."""
-    answered = []
+    answered, abilities = [], []
     for sample in log.samples or []:
         score = first_score(sample)
         if score is None or not isinstance(score.value, int | float):
+            continue
+        if "session" in sample.metadata:
+            if score.metadata and score.metadata.get("items"):
+                found = score.metadata
+                abilities.append(
+                    {
+                        "model": run.model,
+                        "setting": setting(run.task_args, log.eval.metadata or {}),
+                        "session": sample.metadata["session"],
+                        **{key: found[key] for key in ("theta", "se", "low", "high")},
+                        "items": len(found["items"]),
+                    }
+                )
             continue
         answered.append(
             {
@@ -50,7 +69,7 @@ def rows(log: Any, run: Any) -> Rows:
                 "value": float(score.value),
             }
         )
-    return {"runs": [run_row(run)], "answers": answered}
+    return {"runs": [run_row(run)], "answers": answered, "abilities": abilities}
 
 
 def presentations(data: Rows) -> Rows:
@@ -104,8 +123,42 @@ def _per_item(observations: list[Observation]) -> dict[str, float]:
     return {k: sum(v) / len(v) for k, v in values.items()}
 
 
+def abilities(data: Rows) -> Rows:
+    """Per model and setting of adaptive runs: the ability (the mean over sessions, its SE from the sessions'
+    posteriors), its 95 % interval, and every pair of models compared: the difference with its 95 % interval and
+    two-sided p (the sessions of two models are independent)."""
+    grouped: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for row in data.get("abilities", []):
+        grouped[(row["model"], row["setting"])].append(row)
+    out = []
+    for (model, chosen), sessions in sorted(grouped.items()):
+        theta = sum(r["theta"] for r in sessions) / len(sessions)
+        se = math.sqrt(sum(r["se"] ** 2 for r in sessions)) / len(sessions)
+        if len(sessions) == 1:  # one session: its posterior interval
+            low, high = sessions[0]["low"], sessions[0]["high"]
+        else:
+            low, high = theta - 1.96 * se, theta + 1.96 * se
+        out.append({"model": model, "setting": chosen, "theta": theta, "se": se, "low": low, "high": high,
+                    "sessions": len(sessions), "items": sum(r["items"] for r in sessions)})  # fmt: skip
+    pairs = []
+    for i, first in enumerate(out):
+        for second in out[i + 1 :]:
+            if first["setting"] != second["setting"]:
+                continue
+            difference = first["theta"] - second["theta"]
+            se = math.hypot(first["se"], second["se"])
+            p = math.erfc(abs(difference) / se / math.sqrt(2)) if se > 0 else 0.0
+            pairs.append({"a": first["model"], "b": second["model"], "setting": first["setting"],
+                          "difference": difference, "ci95": 1.96 * se, "p": p})  # fmt: skip
+    return {"ability": out, "ability_pairs": pairs}
+
+
+def _derived(data: Rows) -> Rows:
+    return {**presentations(data), **abilities(data)}
+
+
 def tables(data: Rows) -> list[Table]:
-    """The drawing–text table."""
+    """The drawing–text table and, for adaptive runs, the abilities."""
     shown = []
     for row in data.get("presentations", []):
         interval = f" ± {row['gap_ci95']:.3f}" if row["gap_ci95"] is not None else ""
@@ -125,20 +178,43 @@ def tables(data: Rows) -> list[Table]:
         Column("gap_shown", "text − drawing (paired, 95 %)"),
         Column("perception", "drawing errors the text put right"),
     ]
-    return [("HandCalc: drawing against text, on the same items", shown, columns)]
+    out: list[Table] = [("HandCalc: drawing against text, on the same items", shown, columns)]
+    ability_rows = [
+        {**row, "shown": f"{row['theta']:.2f} ({row['low']:.2f} to {row['high']:.2f})"}
+        for row in data.get("ability", [])
+    ]
+    if ability_rows:
+        out.append(("HandCalc: ability on the level scale (adaptive runs)", ability_rows, [
+            Column("model", "model"), Column("setting", "setting"),
+            Column("shown", "ability (95 % interval): solves items of this level half the time"),
+            Column("items", "items asked"), Column("sessions", "sessions")]))  # fmt: skip
+    pairs = [{**p, "shown": f"{p['difference']:+.2f} ± {p['ci95']:.2f}", "p_shown": f"{p['p']:.3g}"}
+             for p in data.get("ability_pairs", [])]  # fmt: skip
+    if pairs:
+        out.append(("HandCalc: abilities compared (adaptive runs)", pairs, [
+            Column("a", "model"), Column("b", "against"), Column("setting", "setting"),
+            Column("shown", "difference (95 %)"), Column("p_shown", "p")]))  # fmt: skip
+    return out
 
 
 REPORT = ReportSpec(
     headline=headline,
     setting=setting,
     rows=rows,
-    derived=presentations,
+    derived=_derived,
     tables=tables,
     glossary=(
         (
             "weighted accuracy",
             f"each item's share of quantities within {TOLERANCE:.0%} of the truth (units converted), weighted by its "
-            "level 1–5",
+            "level",
+        ),
+        (
+            "ability (level scale)",
+            "an adaptive run's measure: the level whose items the model solves half the time (2PL model, items of "
+            "level L at difficulty L), with its 95 % posterior interval; items generated at the current estimate until "
+            "its "
+            "standard error reaches the target",
         ),
         (
             "text − drawing",

@@ -84,6 +84,13 @@ def hand_calc(
     oracle: bool = False,
     tools: bool = False,
     tool_budget: int = DEFAULT_TOOL_BUDGET,
+    difficulty: int | None = None,
+    n: int = 20,
+    seed: int = 1,
+    adaptive: bool = False,
+    target_se: float = 0.3,
+    budget: int = 30,
+    sessions: int = 1,
 ) -> TaskParts:
     """HandCalc: engineering hand calculations (reactions, member forces, moments, deflections, axial bars, buckling,
     plane stress) with truths from mechbench's physics, each item as a drawing and as text.
@@ -98,7 +105,18 @@ def hand_calc(
         tools: the tool setting: the model may call ``solve_frame`` (mechbench's frame solver on a FrameCalc model
             it writes) before it submits one answer.
         tool_budget: tool calls per sample in the tool setting.
+        difficulty: generate ``n`` fresh items of this level (1-10) from ``seed`` instead of reading ``data``.
+        n: items generated with ``difficulty``.
+        seed: the generator's seed (``difficulty`` and ``adaptive``).
+        adaptive: measure ability instead of accuracy: each next item generated at the level where the model's
+            ability is estimated to be, until its standard error is ``target_se`` or ``budget`` items are asked
+            (``adaptive.py``); the score is the ability on the level scale.
+        target_se: the standard error an adaptive session stops at.
+        budget: the most items an adaptive session asks.
+        sessions: adaptive sessions, each with its own items.
     """
+    if adaptive or difficulty is not None:
+        return _generated_parts(presentation, max_tokens, difficulty, n, seed, adaptive, target_se, budget, sessions)
     root = open_data(BENCHMARK, data, NO_PUBLISHER)
     items = read_items(root)
     families = sorted({i.family for i in items})
@@ -115,4 +133,74 @@ def hand_calc(
         files=[root.find(ITEMS_FILE)],
         max_tokens=max_tokens,
         settings={"presentation": presentation, "family": family},
+    )
+
+
+def _generated_parts(
+    presentation: str, max_tokens: int, difficulty: int | None, n: int, seed: int, adaptive: bool, target_se: float,
+    budget: int, sessions: int,
+) -> TaskParts:  # fmt: skip
+    """Items generated on the fly: ``n`` of one level, or adaptive sessions."""
+    from .adaptive import adaptive_scorer, adaptive_solver, sessions_dataset
+    from .generated_set import GENERATOR_VERSION, make_item
+    from .protocol import LEVELS
+
+    shown = PRESENTATIONS if presentation == "both" else (presentation,)
+    source = f"generated on the fly by mechbench (seed {seed}, generator v{GENERATOR_VERSION})"
+    if adaptive:
+        if presentation == "both":
+            raise UsageError("adaptive=true asks each item one way: presentation=text or presentation=drawing")
+        if not 0 < target_se < 5 or not 1 <= budget <= 200 or not 1 <= sessions <= 100:
+            raise UsageError("adaptive runs take 0 < target_se < 5, 1 <= budget <= 200 and 1 <= sessions <= 100")
+        return TaskParts(
+            dataset=sessions_dataset(sessions, seed),
+            scorer=adaptive_scorer(),
+            solver=adaptive_solver(budget, target_se, presentation),
+            oracle_solver=adaptive_solver(budget, target_se, presentation, oracle=True),
+            data=source,
+            setting=f"adaptive ({presentation}, target SE {target_se:g}, at most {budget} items)",
+            answer_calls=budget,
+            max_tokens=max_tokens,
+            settings={
+                "presentation": presentation,
+                "adaptive": True,
+                "target_se": target_se,
+                "budget": budget,
+                "generated": {"seed": seed, "adaptive": True},
+            },
+        )
+    if difficulty not in LEVELS:
+        raise UsageError(f"difficulty must be a level {min(LEVELS)}-{max(LEVELS)}, got {difficulty!r}")
+    if not 1 <= n <= 2000:
+        raise UsageError(f"n must be between 1 and 2000, got {n}")
+    items = [make_item(seed, k, difficulty) for k in range(n)]
+    return TaskParts(
+        dataset=MemoryDataset([_generated_sample(item, p) for item in items for p in shown], name=BENCHMARK),
+        scorer=hand_calc_scorer(),
+        tool_solver=tool_solver,
+        data=f"{source}, level {difficulty}",
+        max_tokens=max_tokens,
+        settings={
+            "presentation": presentation,
+            "family": None,
+            "difficulty": difficulty,
+            "generated": {"seed": seed, "difficulty": difficulty, "n": n},
+        },
+    )
+
+
+def _generated_sample(item: Item, presentation: str) -> Sample:
+    from .adaptive import item_message
+
+    return Sample(
+        id=f"{item.id}-{presentation}",
+        input=[item_message(item, presentation)],
+        target=target(item),
+        metadata={
+            CLUSTER.key: item.id,
+            "presentation": presentation,
+            "family": item.family,
+            "level": item.level,
+            "quantities": [q.model_dump() for q in item.quantities],
+        },
     )
