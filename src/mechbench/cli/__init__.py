@@ -16,7 +16,18 @@ from typing import Annotated
 
 import typer
 
-from mechbench.cli import check, demo, eval_command, frame, listing, plan, report, validate_shortcuts, verify
+from mechbench.cli import (
+    calibrate_items,
+    check,
+    demo,
+    eval_command,
+    frame,
+    listing,
+    plan,
+    report,
+    validate_shortcuts,
+    verify,
+)
 from mechbench.harness.commands import USAGE_ERROR, CommandGroups
 
 BENCHMARKS_PACKAGE = "mechbench.benchmarks"
@@ -73,12 +84,13 @@ def build_app() -> typer.Typer:
             no_args_is_help=True,
         ),
         calibrate=typer.Typer(
-            help="Show whether a fresh set scores like the published one (features and a panel of solvers).",
+            help="Show whether a fresh set scores like the published one, or calibrate a set's items on models' runs.",
             no_args_is_help=True,
         ),
     )
     for name in benchmark_command_modules():
         importlib.import_module(name).register(groups)
+    calibrate_items.register(groups)
     for folder in benchmark_folders():
         validate_shortcuts.attach(groups.validate, folder)
     app.add_typer(groups.score, name="score")
