@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mechbench.benchmarks.structural_eval.dataset import heuristic_difficulty, load_tasks
-from mechbench.core.errors import DataSourceError
+from mechbench.core.errors import DataSourceError, UsageError
 from mechbench.frame import FrameModel
 
 
@@ -55,7 +55,7 @@ def test_filter_and_official_images(structural_data: Path, tmp_path: Path) -> No
     assert [t.id for t in tasks] == [f"beam_{i:03d}" for i in range(1, 15)]
     assert tasks[0].image_source == "official" and tasks[1].image_source == "rendered"
     assert Path(tasks[1].image).read_bytes()[:4] == b"\x89PNG"  # drawn by mechbench's renderer, and said so
-    with pytest.raises(DataSourceError, match="matching 'bridge'"):
+    with pytest.raises(UsageError, match="filter 'bridge' matches no task id"):  # the argument's mistake, named
         load_tasks(tmp_path, filter="bridge")
 
 

@@ -26,7 +26,7 @@ from mechbench.harness.reliability import generate_checked, in_judge_thread
 from .answers import judge
 from .generated_set import make_item
 from .prompts import prompt, target
-from .protocol import LEVELS, READING_BUDGET
+from .protocol import ABILITY_METRIC, LEVELS, READING_BUDGET
 
 DISCRIMINATION = 1.0
 """a of every generated item on the level scale (per level): the generator's difficulty model until calibrated."""
@@ -34,7 +34,6 @@ PRIOR = (5.0, 3.0)
 """Mean and SD of the ability's prior, on the level scale (wide: the built-in models sit near 0, the best past 10)."""
 SESSION_KEY = "adaptive"
 """Where a session's items and its ability are kept in the sample's store."""
-ABILITY_METRIC = "ability (level scale)"
 
 
 def next_level(estimate: float) -> int:

@@ -12,8 +12,7 @@ from mechbench.core.intervals import Observation, paired_difference
 from mechbench.harness.task import tool_setting_label
 from mechbench.registry import Column, ReportSpec, Rows, Table, first_score, run_row
 
-from .adaptive import ABILITY_METRIC
-from .protocol import CLUSTER, TOLERANCE
+from .protocol import ABILITY_METRIC, CLUSTER, TOLERANCE
 
 
 def headline(sample: Any) -> tuple[str, float, float] | None:

@@ -166,7 +166,7 @@ def _generated_parts(
                 "adaptive": True,
                 "target_se": target_se,
                 "budget": budget,
-                "generated": {"seed": seed, "adaptive": True},
+                "generated_during_run": {"seed": seed, "adaptive": True},
             },
         )
     if difficulty not in LEVELS:
@@ -184,7 +184,7 @@ def _generated_parts(
             "presentation": presentation,
             "family": None,
             "difficulty": difficulty,
-            "generated": {"seed": seed, "difficulty": difficulty, "n": n},
+            "generated_during_run": {"seed": seed, "difficulty": difficulty, "n": n},
         },
     )
 
