@@ -11,6 +11,13 @@ if ! command -v chromium >/dev/null 2>&1; then
         sudo apt-get update -qq && sudo apt-get install -y -qq chromium >/dev/null
     fi
 fi
+# One Python holds one editable mechbench. Installing this checkout over another's would make that checkout's tests
+# import this one (two clones tested on one machine broke each other): stop, naming it, unless told to replace it.
+other="$(python scripts/other_checkout.py)"
+if [ -n "$other" ] && [ -z "${MECHBENCH_TEST_REPLACE_INSTALL:-}" ]; then
+    echo "error: $(command -v python) has mechbench installed from another checkout, $other; run the tests in a virtual environment of this one (python -m venv .venv && . .venv/bin/activate), or set MECHBENCH_TEST_REPLACE_INSTALL=1 to install this checkout over it" >&2
+    exit 2
+fi
 pip install -q -e ".[dev,ray]"
 # LiteLLM's proxy, the real third-party OpenAI-compatible server the provider-failure tests run through, in a virtual
 # environment of its own (its pins conflict with Inspect's); built once per pinned version.
