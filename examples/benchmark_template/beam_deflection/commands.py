@@ -9,10 +9,12 @@ import typer
 
 from mechbench.harness.commands import CommandGroups, OverwriteOption, generation_target
 
+from .items import BENCHMARK
+
 
 def register(groups: CommandGroups) -> None:
     """Add the benchmark's commands to the command line."""
-    groups.generate.command("beam_deflection")(generate)
+    groups.generate.command(BENCHMARK)(generate)
 
 
 def generate(

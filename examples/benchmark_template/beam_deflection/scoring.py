@@ -1,4 +1,9 @@
-"""Reading a reply's number and judging it against the solver's truth (plain functions, no Inspect)."""
+"""Reading a reply's number and judging it against the solver's truth (plain functions, no Inspect).
+
+The reader is as lenient as the published benchmarks' answer extraction: chat models decorate their answer line
+(``**Answer:** 4.5``, ``Final answer: $4.5$ mm``, ``Answer: \\boxed{4.5}``), and a decorated right answer is right.
+Only the number is taken from the last answer line, so a reply that changes its mind counts its last word.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +14,24 @@ from mechbench.harness.replies import split_reply
 
 from .items import ANSWER_MARK, TOLERANCE
 
-_NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_NUMBER = re.compile(r"[-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+_MARKUP = re.compile(r"[*_`$#>]|\\boxed|\\text|\\mathrm|[{}]")
+_MARK = re.compile(r"^\s*(?:final\s+)?" + re.escape(ANSWER_MARK.rstrip(":")) + r"\s*:", re.IGNORECASE)
 
 
 def read_number(reply: str) -> float | None:
-    """The number on the reply's ``Answer:`` line (reasoning blocks removed); None when there is none."""
-    answer = split_reply(reply).answer
-    marked = [line for line in answer.splitlines() if line.strip().startswith(ANSWER_MARK)]
-    if not marked:
+    """The first number on the reply's last ``Answer:`` line (reasoning blocks and markup removed; ``Final answer:``
+    and any letter case count); None when there is none or it is not finite."""
+    marked = [
+        _MARK.sub("", plain, count=1)
+        for plain in (_MARKUP.sub("", line) for line in split_reply(reply).answer.splitlines())
+        if _MARK.match(plain)
+    ]
+    found = _NUMBER.search(marked[-1]) if marked else None
+    if found is None:
         return None
-    found = _NUMBER.search(marked[-1][len(ANSWER_MARK) + marked[-1].index(ANSWER_MARK) :])
-    value = float(found.group()) if found else None
-    return value if value is not None and math.isfinite(value) else None
+    value = float(found.group().replace("−", "-"))
+    return value if math.isfinite(value) else None
 
 
 def correct(value: float, truth: float) -> bool:

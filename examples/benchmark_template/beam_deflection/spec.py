@@ -9,26 +9,28 @@ from typing import Any
 
 from inspect_ai import eval as inspect_eval
 
+from mechbench.harness.panel import panel_task
 from mechbench.registry import BenchmarkSpec, register
 
-from .baselines import BASELINES
-from .items import CLUSTER
+from .baselines import BASELINES, SHORTCUTS
+from .items import BENCHMARK, CLUSTER
 from .report import REPORT
 from .task import beam_deflection
 
-DEMO_MODELS = ("mechbench/random", "mechbench/zero")
+PANEL = tuple(f"mechbench/{name}" for name in SHORTCUTS)
 
 
 def demo(out: Path, eval_kwargs: Mapping[str, Any], step: Callable[[str], None]) -> list[Any]:
-    """The bundled beams, answered by the oracle, random and zero."""
-    step("BeamDeflection: the bundled beams, the oracle and baselines random and zero")
-    runs = inspect_eval(beam_deflection(data="bundled"), model=list(DEMO_MODELS), **eval_kwargs)
+    """The bundled beams: the shortcut panel in one run (each sample answered by every member in turn; the report
+    shows one row per member), then the ground truth (the oracle: no model called)."""
+    step(f"BeamDeflection: the bundled beams, the shortcut panel {', '.join(PANEL)}, and the oracle")
+    runs = inspect_eval(panel_task(beam_deflection(data="bundled"), PANEL), model=PANEL[0], **eval_kwargs)
     return [*runs, *inspect_eval(beam_deflection(data="bundled", oracle=True), model="mockllm/model", **eval_kwargs)]
 
 
 SPEC = register(
     BenchmarkSpec(
-        name="beam_deflection",
+        name=BENCHMARK,
         title="BeamDeflection",
         sees="a simply supported beam in words → its midspan deflection",
         scored_by="mechbench's frame solver: within 2 % of the truth",
@@ -40,8 +42,8 @@ SPEC = register(
         order=90,
         listing=Path(__file__).with_name("eval.yaml"),
         baselines=BASELINES,
-        shortcuts=("random", "zero"),
+        shortcuts=SHORTCUTS,
         demo=demo,
-        demo_models=", ".join(("the ground truth (oracle)", *DEMO_MODELS)),
+        demo_models=", ".join(("the shortcut panel", *PANEL, "the ground truth (oracle)")),
     )
 )

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 from inspect_ai import task
 from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageUser
 from inspect_ai.scorer import Score, Scorer, Target, accuracy, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from mechbench.harness.task import TaskParts, benchmark_task
 from mechbench.sources.root import Official, open_data
 
-from .items import ANSWER_MARK, CLUSTER, prompt, read_items, truth_mm
+from .items import ANSWER_MARK, BENCHMARK, CLUSTER, inputs, prompt, read_items, truth_mm
 from .scoring import correct, read_number
 
 NO_PUBLISHER = Official(
@@ -28,7 +29,10 @@ def deflection_scorer() -> Scorer:
         value = read_number(state.output.completion)
         if value is None:
             return Score(
-                value=0, answer=None, explanation="no 'Answer: <number>' line", metadata={"reason": "unparsable"}
+                value=0,
+                answer=None,
+                explanation=f"no '{ANSWER_MARK} <number>' line",
+                metadata={"reason": "unparsable"},
             )
         ok = correct(value, truth)
         why = f"{value:g} mm against {truth:.4g} mm"
@@ -38,7 +42,7 @@ def deflection_scorer() -> Scorer:
 
 
 @task
-@benchmark_task("beam_deflection")
+@benchmark_task(BENCHMARK)
 def beam_deflection(data: str = "bundled", max_tokens: int = 4096, oracle: bool = False) -> TaskParts:
     """BeamDeflection: the midspan deflection of a simply supported beam.
 
@@ -47,20 +51,21 @@ def beam_deflection(data: str = "bundled", max_tokens: int = 4096, oracle: bool 
         max_tokens: generation limit.
         oracle: answer every item with its truth, call no model (the top of the scale).
     """
-    root = open_data("beam_deflection", data, NO_PUBLISHER)
+    root = open_data(BENCHMARK, data, NO_PUBLISHER)
     items = read_items(root)
     truths = {i.id: truth_mm(i) for i in items}
     samples = [
         Sample(
             id=i.id,
-            input=prompt(i),
+            # The prompt with the item as data: the built-in models read the message's metadata (baselines.py).
+            input=[ChatMessageUser(content=prompt(i), metadata=inputs(i))],
             target=f"{ANSWER_MARK} {truths[i.id]:.6g}",
             metadata={"truth_mm": truths[i.id], CLUSTER.key: i.id},
         )
         for i in items
     ]
     return TaskParts(
-        dataset=MemoryDataset(samples, name="beam_deflection"),
+        dataset=MemoryDataset(samples, name=BENCHMARK),
         scorer=deflection_scorer(),
         data=root,
         files=[root.find("items.jsonl")],
