@@ -4,6 +4,7 @@ wrote for them with mechbench's own judge.
 
     python scripts/frontier_check.py write hand_calc OUT --levels 6-10 --n 8 --seed 700
     python scripts/frontier_check.py score hand_calc OUT          # reads OUT/L<level>/answers/<id>.txt
+    python scripts/frontier_check.py adaptive hand_calc OUT [OUT2 …]  # the adaptive rule over the recorded answers
 
 The keys go to ``OUT/keys/`` (never shown to the answerer); ``score`` prints each level's share of quantities right.
 StructuralEval: ``write structural_eval`` writes each task's drawing and prompt; ``score`` reads a FrameCalc JSON reply
@@ -41,6 +42,65 @@ def write_hand_calc(out: Path, levels: list[int], n: int, seed: int) -> None:
             if shown == "drawing":
                 (folder / f"{item.id}.png").write_bytes(drawing(item))
             (keys / f"L{level}-{item.id}.json").write_text(item.model_dump_json(indent=1))
+
+
+def item_shares(out: Path) -> dict[int, list[float]]:
+    """Each recorded item's share of quantities right, per level, in the order the items were written."""
+    from mechbench.benchmarks.hand_calc.answers import judge
+    from mechbench.benchmarks.hand_calc.items import Item
+
+    shares: dict[int, list[float]] = {}
+    for key in sorted((out / "keys").glob("L*-*.json")):
+        level = int(key.name.split("-")[0][1:])
+        item = Item.model_validate_json(key.read_text())
+        answer = out / f"L{level}" / "answers" / f"{item.id}.txt"
+        verdicts = judge(answer.read_text() if answer.exists() else "", item.quantities)
+        shares.setdefault(level, []).append(sum(v.correct for v in verdicts) / len(verdicts))
+    return shares
+
+
+def replay_adaptive(shares: dict[int, list[float]]) -> list[tuple[int, float, float, float]]:
+    """HandCalc's adaptive rule (``-T adaptive=true``) run over recorded answers: each step asks the level nearest the
+    ability among the levels with answers left, takes that level's next recorded answer and updates the estimate,
+    until the target standard error or the answers run out. Returns (level, share, ability, se) per step."""
+    from mechbench.benchmarks.hand_calc.adaptive import next_level, posterior, record
+    from mechbench.benchmarks.hand_calc.protocol import TARGET_SE
+
+    left = {level: list(answers) for level, answers in shares.items()}
+    running = posterior()
+    found = running.summary()
+    trail = []
+    while any(left.values()):
+        wanted = next_level(found.theta)
+        level = min((lv for lv, answers in left.items() if answers), key=lambda lv: (abs(lv - wanted), lv))
+        share = left[level].pop(0)
+        found = record(running, level, share)
+        trail.append((level, share, found.theta, found.se))
+        if found.se <= TARGET_SE:
+            break
+    return trail
+
+
+def builtin_abilities(items: int = 30, seed: int = 5) -> dict[str, tuple[float, float, float]]:
+    """Each HandCalc built-in model run adaptively on fresh items (text): its ability and 95 % interval."""
+    from mechbench.benchmarks.hand_calc.adaptive import next_level, posterior, record
+    from mechbench.benchmarks.hand_calc.answers import judge
+    from mechbench.benchmarks.hand_calc.baselines import BASELINES
+    from mechbench.benchmarks.hand_calc.generated_set import make_item
+    from mechbench.benchmarks.hand_calc.prompts import prompt
+
+    found_by: dict[str, tuple[float, float, float]] = {}
+    for baseline in BASELINES:
+        running = posterior()
+        found = running.summary()
+        for step in range(items):
+            level = next_level(found.theta)
+            item = make_item(seed, step, level)
+            context = {"inputs": item.inputs, "asked": [(q.key, q.unit, q.kind) for q in item.quantities]}
+            verdicts = judge(baseline.answer(prompt(item, "text"), seed, context), item.quantities)
+            found = record(running, level, sum(v.correct for v in verdicts) / len(verdicts))
+        found_by[baseline.name] = (found.theta, found.low, found.high)
+    return found_by
 
 
 def score_hand_calc(out: Path) -> dict[int, tuple[int, int]]:
@@ -100,18 +160,38 @@ def score_structural(out: Path) -> dict[int, tuple[int, int]]:
 def main() -> None:
     """The command line (module docs)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("action", choices=["write", "score"])
+    parser.add_argument("action", choices=["write", "score", "adaptive"])
     parser.add_argument("benchmark", choices=["hand_calc", "structural_eval"])
-    parser.add_argument("out", type=Path)
+    parser.add_argument("out", type=Path, nargs="+")
     parser.add_argument("--levels", default="6-10")
     parser.add_argument("--n", type=int, default=8)
     parser.add_argument("--seed", type=int, default=700)
     args = parser.parse_args()
     if args.action == "write":
         writer = write_hand_calc if args.benchmark == "hand_calc" else write_structural
-        writer(args.out, _levels(args.levels), args.n, args.seed)
+        writer(args.out[0], _levels(args.levels), args.n, args.seed)
         return
-    totals = (score_hand_calc if args.benchmark == "hand_calc" else score_structural)(args.out)
+    if args.action == "adaptive":
+        if args.benchmark != "hand_calc":
+            parser.error("the adaptive replay is HandCalc's (-T adaptive=true)")
+        shares: dict[int, list[float]] = {}
+        for out in args.out:
+            for level, found in item_shares(out).items():
+                shares.setdefault(level, []).extend(found)
+        for level, found in sorted(shares.items()):
+            print(f"recorded level {level}: {len(found)} items, mean share right {sum(found) / len(found):.2f}")
+        trail = replay_adaptive(shares)
+        for step, (level, share, theta, se) in enumerate(trail):
+            print(f"step {step:2}: level {level:2} share {share:.2f} -> ability {theta:.2f} (se {se:.2f})")
+        from mechbench.benchmarks.hand_calc.adaptive import estimate
+
+        found = estimate([(level, share) for level, share, _, _ in trail])
+        interval = f"95 % interval [{found.low:.2f}, {found.high:.2f}]"
+        print(f"replayed ability {found.theta:.2f}, {interval}, {found.items} items")
+        for name, (theta, low, high) in builtin_abilities().items():
+            print(f"mechbench/{name}: ability {theta:.2f}, 95 % interval [{low:.2f}, {high:.2f}] (30 fresh items)")
+        return
+    totals = (score_hand_calc if args.benchmark == "hand_calc" else score_structural)(args.out[0])
     for level, (right, asked) in sorted(totals.items()):
         print(f"level {level}: {right}/{asked} = {right / asked:.2f}")
 

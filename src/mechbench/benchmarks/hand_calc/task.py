@@ -21,7 +21,16 @@ from mechbench.sources.root import DataRoot, Official, open_data
 from .answers import judge
 from .items import Item, Quantity, read_items
 from .prompts import prompt, target
-from .protocol import BENCHMARK, CLUSTER, DRAWINGS, ITEMS_FILE, PRESENTATIONS, READING_BUDGET
+from .protocol import (
+    ADAPTIVE_BUDGET,
+    BENCHMARK,
+    CLUSTER,
+    DRAWINGS,
+    ITEMS_FILE,
+    PRESENTATIONS,
+    READING_BUDGET,
+    TARGET_SE,
+)
 from .tools import tool_solver
 
 Presentation = Literal["drawing", "text", "both"]
@@ -88,8 +97,8 @@ def hand_calc(
     n: int = 20,
     seed: int = 1,
     adaptive: bool = False,
-    target_se: float = 0.3,
-    budget: int = 30,
+    target_se: float = TARGET_SE,
+    budget: int = ADAPTIVE_BUDGET,
     sessions: int = 1,
 ) -> TaskParts:
     """HandCalc: engineering hand calculations (reactions, member forces, moments, deflections, axial bars, buckling,
