@@ -30,6 +30,7 @@ from mechbench.registry.specs import (
     spec,
     specs,
 )
+from mechbench.registry.training import Reward, Trainer, TrainingItem
 
 __all__ = [
     "BENCHMARKS_PACKAGE",
@@ -42,8 +43,11 @@ __all__ = [
     "Picture",
     "ReplayReader",
     "ReportSpec",
+    "Reward",
     "Rows",
     "Table",
+    "Trainer",
+    "TrainingItem",
     "accuracy_headline",
     "baselines",
     "built_in_models",

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mechbench.core.errors import UsageError
+from mechbench.registry.training import Trainer
 
 BENCHMARKS_PACKAGE = "mechbench.benchmarks"
 
@@ -163,6 +164,8 @@ class BenchmarkSpec:
     """The headline's chance level in words (the validity page's shortcut panels): ``1/2``, or why there is none."""
     cluster: Cluster | None = None
     """The unit its samples cluster in; a benchmark without one fails ``check_benchmark``."""
+    trainer: Trainer | None = None
+    """Its items and rewards for training (:mod:`mechbench.training`), where it generates items."""
 
 
 _SPECS: dict[str, BenchmarkSpec] = {}

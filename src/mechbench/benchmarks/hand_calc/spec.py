@@ -21,6 +21,7 @@ from .protocol import BENCHMARK, CLUSTER
 from .report import REPORT
 from .task import NO_PUBLISHER, hand_calc
 from .tools import tool_script
+from .training import TRAINER
 
 PLANTED_EVERY = 3
 """The demo's replayed reader misreads every third item's drawing (its text replies are right)."""
@@ -77,5 +78,6 @@ SPEC = register(
         tools=("solve_frame",),
         tool_script=tool_script,
         aliases=("hand-calc", "handcalc"),
+        trainer=TRAINER,
     )
 )

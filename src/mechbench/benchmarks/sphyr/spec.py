@@ -14,6 +14,7 @@ from mechbench.benchmarks.sphyr.replay import RESULTS_SUFFIX, published_completi
 from mechbench.benchmarks.sphyr.report import REPORT
 from mechbench.benchmarks.sphyr.task import sphyr, sphyr_suite
 from mechbench.benchmarks.sphyr.tools import tool_script
+from mechbench.benchmarks.sphyr.training import TRAINER
 from mechbench.harness.panel import panel_task
 from mechbench.registry import BenchmarkSpec, ReplayReader, register
 
@@ -69,5 +70,6 @@ SPEC = register(
         exports={"sphyr_suite": sphyr_suite},
         tools=("analyse_grid",),
         tool_script=tool_script,
+        trainer=TRAINER,
     )
 )

@@ -10,6 +10,7 @@ from mechbench.benchmarks.structural_eval.inspect_parts import CLUSTER
 from mechbench.benchmarks.structural_eval.report import REPORT
 from mechbench.benchmarks.structural_eval.task import structural_eval
 from mechbench.benchmarks.structural_eval.tools import tool_script
+from mechbench.benchmarks.structural_eval.training import TRAINER
 from mechbench.registry import BenchmarkSpec, register
 
 SPEC = register(
@@ -36,5 +37,6 @@ SPEC = register(
         tools=("solve_frame", "render_frame"),
         tool_script=tool_script,
         aliases=("structural", "structuraleval", "structural-eval"),
+        trainer=TRAINER,
     )
 )
