@@ -64,7 +64,7 @@ def replay_adaptive(shares: dict[int, list[float]]) -> list[tuple[int, float, fl
     ability among the levels with answers left, takes that level's next recorded answer and updates the estimate,
     until the target standard error or the answers run out. Returns (level, share, ability, se) per step."""
     from mechbench.benchmarks.hand_calc.adaptive import next_level, posterior, record
-    from mechbench.benchmarks.hand_calc.protocol import TARGET_SE
+    from mechbench.harness.adaptive import TARGET_SE
 
     left = {level: list(answers) for level, answers in shares.items()}
     running = posterior()

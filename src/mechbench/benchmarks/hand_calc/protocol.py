@@ -33,12 +33,6 @@ ANSWER_FORMAT = (
 )
 CLUSTER = Cluster("item", "item (its drawing and its text)")
 """An item asked both ways is one cluster: intervals and the drawing–text comparison are over items."""
-ABILITY_METRIC = "ability (level scale)"
-"""The headline of an adaptive run: never pooled with the accuracies of fixed sets."""
-TARGET_SE = 0.3
-"""The standard error (level scale) an adaptive session stops at by default (``-T target_se=``)."""
-ADAPTIVE_BUDGET = 30
-"""The most items an adaptive session asks by default (``-T budget=``)."""
 READING_BUDGET = 30.0
 """Seconds a reply's reading may take (it takes milliseconds: units are bounded before pint sees them); past it the
 reply scores 0 with that reason and the run goes on."""

@@ -9,10 +9,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from mechbench.core.intervals import Observation, paired_difference
+from mechbench.harness.adaptive import ABILITY_METRIC, GLOSSARY, abilities, ability_tables, is_session, session_row
 from mechbench.harness.task import tool_setting_label
 from mechbench.registry import Column, ReportSpec, Rows, Table, first_score, run_row
 
-from .protocol import ABILITY_METRIC, CLUSTER, TOLERANCE
+from .protocol import CLUSTER, TOLERANCE
 
 
 def headline(sample: Any) -> tuple[str, float, float] | None:
@@ -21,7 +22,7 @@ def headline(sample: Any) -> tuple[str, float, float] | None:
     score = first_score(sample)
     if score is None or not isinstance(score.value, int | float) or math.isnan(float(score.value)):
         return None
-    if "session" in sample.metadata:  # an adaptive session: its ability, never pooled with accuracies
+    if is_session(sample):  # an adaptive session: its ability, never pooled with accuracies
         return ABILITY_METRIC, float(score.value), 1.0
     level = sample.metadata.get("level")
     weight = float(level) if isinstance(level, int | float) and level > 0 else 1.0
@@ -44,18 +45,10 @@ def rows(log: Any, run: Any) -> Rows:
         score = first_score(sample)
         if score is None or not isinstance(score.value, int | float):
             continue
-        if "session" in sample.metadata:
-            if score.metadata and score.metadata.get("items"):
-                found = score.metadata
-                abilities.append(
-                    {
-                        "model": run.model,
-                        "setting": setting(run.task_args, log.eval.metadata or {}),
-                        "session": sample.metadata["session"],
-                        **{key: found[key] for key in ("theta", "se", "low", "high")},
-                        "items": len(found["items"]),
-                    }
-                )
+        if is_session(sample):
+            found = session_row(sample, score, run.model, setting(run.task_args, log.eval.metadata or {}))
+            if found:
+                abilities.append(found)
             continue
         answered.append(
             {
@@ -122,36 +115,6 @@ def _per_item(observations: list[Observation]) -> dict[str, float]:
     return {k: sum(v) / len(v) for k, v in values.items()}
 
 
-def abilities(data: Rows) -> Rows:
-    """Per model and setting of adaptive runs: the ability (the mean over sessions, its SE from the sessions'
-    posteriors), its 95 % interval, and every pair of models compared: the difference with its 95 % interval and
-    two-sided p (the sessions of two models are independent)."""
-    grouped: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
-    for row in data.get("abilities", []):
-        grouped[(row["model"], row["setting"])].append(row)
-    out = []
-    for (model, chosen), sessions in sorted(grouped.items()):
-        theta = sum(r["theta"] for r in sessions) / len(sessions)
-        se = math.sqrt(sum(r["se"] ** 2 for r in sessions)) / len(sessions)
-        if len(sessions) == 1:  # one session: its posterior interval
-            low, high = sessions[0]["low"], sessions[0]["high"]
-        else:
-            low, high = theta - 1.96 * se, theta + 1.96 * se
-        out.append({"model": model, "setting": chosen, "theta": theta, "se": se, "low": low, "high": high,
-                    "sessions": len(sessions), "items": sum(r["items"] for r in sessions)})  # fmt: skip
-    pairs = []
-    for i, first in enumerate(out):
-        for second in out[i + 1 :]:
-            if first["setting"] != second["setting"]:
-                continue
-            difference = first["theta"] - second["theta"]
-            se = math.hypot(first["se"], second["se"])
-            p = math.erfc(abs(difference) / se / math.sqrt(2)) if se > 0 else 0.0
-            pairs.append({"a": first["model"], "b": second["model"], "setting": first["setting"],
-                          "difference": difference, "ci95": 1.96 * se, "p": p})  # fmt: skip
-    return {"ability": out, "ability_pairs": pairs}
-
-
 def _derived(data: Rows) -> Rows:
     return {**presentations(data), **abilities(data)}
 
@@ -178,22 +141,7 @@ def tables(data: Rows) -> list[Table]:
         Column("perception", "drawing errors the text put right"),
     ]
     out: list[Table] = [("HandCalc: drawing against text, on the same items", shown, columns)]
-    ability_rows = [
-        {**row, "shown": f"{row['theta']:.2f} ({row['low']:.2f} to {row['high']:.2f})"}
-        for row in data.get("ability", [])
-    ]
-    if ability_rows:
-        out.append(("HandCalc: ability on the level scale (adaptive runs)", ability_rows, [
-            Column("model", "model"), Column("setting", "setting"),
-            Column("shown", "ability (95 % interval): solves items of this level half the time"),
-            Column("items", "items asked"), Column("sessions", "sessions")]))  # fmt: skip
-    pairs = [{**p, "shown": f"{p['difference']:+.2f} ± {p['ci95']:.2f}", "p_shown": f"{p['p']:.3g}"}
-             for p in data.get("ability_pairs", [])]  # fmt: skip
-    if pairs:
-        out.append(("HandCalc: abilities compared (adaptive runs)", pairs, [
-            Column("a", "model"), Column("b", "against"), Column("setting", "setting"),
-            Column("shown", "difference (95 %)"), Column("p_shown", "p")]))  # fmt: skip
-    return out
+    return [*out, *ability_tables("HandCalc", data)]
 
 
 REPORT = ReportSpec(
@@ -208,13 +156,7 @@ REPORT = ReportSpec(
             f"each item's share of quantities within {TOLERANCE:.0%} of the truth (units converted), weighted by its "
             "level",
         ),
-        (
-            "ability (level scale)",
-            "an adaptive run's measure: the level whose items the model solves half the time (2PL model, items of "
-            "level L at difficulty L), with its 95 % posterior interval; items generated at the current estimate until "
-            "its "
-            "standard error reaches the target",
-        ),
+        GLOSSARY,
         (
             "text − drawing",
             "the same items asked as text and as a drawing: the paired difference over items, with its 95 % interval; "

@@ -13,6 +13,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from mechbench.core.errors import UsageError
+from mechbench.harness.adaptive import BUDGET, TARGET_SE
 from mechbench.harness.reliability import in_judge_thread
 from mechbench.harness.task import TaskParts, benchmark_task
 from mechbench.harness.tools import DEFAULT_TOOL_BUDGET
@@ -21,16 +22,7 @@ from mechbench.sources.root import DataRoot, Official, open_data
 from .answers import judge
 from .items import Item, Quantity, read_items
 from .prompts import prompt, target
-from .protocol import (
-    ADAPTIVE_BUDGET,
-    BENCHMARK,
-    CLUSTER,
-    DRAWINGS,
-    ITEMS_FILE,
-    PRESENTATIONS,
-    READING_BUDGET,
-    TARGET_SE,
-)
+from .protocol import BENCHMARK, CLUSTER, DRAWINGS, ITEMS_FILE, PRESENTATIONS, READING_BUDGET
 from .tools import tool_solver
 
 Presentation = Literal["drawing", "text", "both"]
@@ -98,7 +90,7 @@ def hand_calc(
     seed: int = 1,
     adaptive: bool = False,
     target_se: float = TARGET_SE,
-    budget: int = ADAPTIVE_BUDGET,
+    budget: int = BUDGET,
     sessions: int = 1,
 ) -> TaskParts:
     """HandCalc: engineering hand calculations (reactions, member forces, moments, deflections, axial bars, buckling,
@@ -150,7 +142,9 @@ def _generated_parts(
     budget: int, sessions: int,
 ) -> TaskParts:  # fmt: skip
     """Items generated on the fly: ``n`` of one level, or adaptive sessions."""
-    from .adaptive import adaptive_scorer, adaptive_solver, sessions_dataset
+    from mechbench.harness.adaptive import adaptive_scorer, adaptive_solver, check_limits, sessions_dataset
+
+    from .adaptive import adaptive_items
     from .generated_set import GENERATOR_VERSION, make_item
     from .protocol import LEVELS
 
@@ -159,13 +153,15 @@ def _generated_parts(
     if adaptive:
         if presentation == "both":
             raise UsageError("adaptive=true asks each item one way: presentation=text or presentation=drawing")
-        if not 0 < target_se < 5 or not 1 <= budget <= 200 or not 1 <= sessions <= 100:
-            raise UsageError("adaptive runs take 0 < target_se < 5, 1 <= budget <= 200 and 1 <= sessions <= 100")
+        refused = check_limits(target_se, budget, sessions)
+        if refused:
+            raise UsageError(refused)
+        items = adaptive_items(presentation)
         return TaskParts(
-            dataset=sessions_dataset(sessions, seed),
+            dataset=sessions_dataset(BENCHMARK, "HandCalc", sessions, seed),
             scorer=adaptive_scorer(),
-            solver=adaptive_solver(budget, target_se, presentation),
-            oracle_solver=adaptive_solver(budget, target_se, presentation, oracle=True),
+            solver=adaptive_solver(items, budget, target_se),
+            oracle_solver=adaptive_solver(items, budget, target_se, oracle=True),
             data=source,
             setting=f"adaptive ({presentation}, target SE {target_se:g}, at most {budget} items)",
             answer_calls=budget,

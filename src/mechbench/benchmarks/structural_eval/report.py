@@ -13,6 +13,7 @@ import numpy as np
 from mechbench.benchmarks.structural_eval.idealisations import CONVENTIONS
 from mechbench.benchmarks.structural_eval.scoring import LADDER
 from mechbench.core.text import plain_text
+from mechbench.harness.adaptive import ABILITY_METRIC, GLOSSARY, abilities, ability_tables, is_session, session_row
 from mechbench.harness.figures import MAX_LABEL_CHARS, first_groups, png, short, side_by_side
 from mechbench.harness.shown import shown
 from mechbench.harness.task import tool_setting_label
@@ -35,6 +36,8 @@ def headline(sample: Any) -> tuple[str, float, float] | None:
     score = first_score(sample)
     if score is None or not isinstance(score.value, int | float) or math.isnan(float(score.value)):
         return None
+    if is_session(sample):  # an adaptive session: its ability, never pooled with accuracies
+        return ABILITY_METRIC, float(score.value), 1.0
     return "weighted accuracy", float(score.value), difficulty_weight(sample.metadata.get("difficulty"))
 
 
@@ -53,6 +56,8 @@ def _prompt_style(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
 
 def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
     """The settings that make two runs comparable."""
+    if str(meta.get("setting", "")).startswith("adaptive"):
+        return f"{meta['setting']}, max_tokens {args.get('max_tokens', 'default')}"
     answers = (
         tool_setting_label(meta.get("tool_budget"))
         if meta.get("setting") == "tools"
@@ -66,10 +71,14 @@ def setting(args: Mapping[str, Any], meta: Mapping[str, Any]) -> str:
 
 def rows(log: Any, run: Any) -> Rows:
     """The run's metrics, each task's ladder step, and its first failed answers."""
-    ladder, failures = [], []
+    ladder, failures, found = [], [], []
     for sample in log.samples or []:
         score = first_score(sample)
         if score is None:
+            continue
+        if is_session(sample):
+            row = session_row(sample, score, run.model, setting(run.task_args, log.eval.metadata or {}))
+            found += [row] if row else []
             continue
         step = str((score.metadata or {}).get("step", "none"))
         ladder.append(
@@ -94,7 +103,7 @@ def rows(log: Any, run: Any) -> Rows:
             )
     meta = log.eval.metadata or {}
     runs = [run_row(run, prompt=_prompt_style(run.task_args, meta), scoring=meta.get("scoring"))]
-    return {"runs": runs, "ladder": ladder, "failures": failures}
+    return {"runs": runs, "ladder": ladder, "failures": failures, "abilities": found}
 
 
 def ladder_counts(data: Rows) -> list[dict[str, Any]]:
@@ -125,6 +134,7 @@ def tables(data: Rows) -> list[Table]:
     return [
         ("StructuralEval", data.get("runs", []), [Column(k, h) for k, h in columns]),
         ("StructuralEval ladder (counts)", ladder_counts(data), ladder),
+        *ability_tables("StructuralEval", data),
     ]
 
 
@@ -195,6 +205,7 @@ REPORT = ReportSpec(
     headline=headline,
     setting=setting,
     rows=rows,
+    derived=abilities,
     tables=tables,
     figures=figures,
     folded=failure_figures,
@@ -222,6 +233,7 @@ REPORT = ReportSpec(
         ("unparsable (share)", "share of all replies, retries included, with no FrameCalc JSON that could be read"),
         ("budget exhausted (share)", "share of all replies cut off by the output-token limit before an answer"),
         ("tasks (count)", "drawings scored in the run"),
+        GLOSSARY,
         *((f"convention: {name}", rule) for name, rule in CONVENTIONS),
     ),
 )

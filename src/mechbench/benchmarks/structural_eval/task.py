@@ -21,6 +21,7 @@ from mechbench.benchmarks.structural_eval.structured import (
     Protocol,
 )
 from mechbench.core.errors import UsageError
+from mechbench.harness.adaptive import BUDGET, TARGET_SE
 from mechbench.harness.arguments import renamed
 from mechbench.harness.task import TaskParts, benchmark_task
 from mechbench.harness.tools import DEFAULT_TOOL_BUDGET
@@ -47,6 +48,11 @@ def structural_eval(
     debug: bool | None = None,
     tools: bool = False,
     tool_budget: int = DEFAULT_TOOL_BUDGET,
+    adaptive: bool = False,
+    target_se: float = TARGET_SE,
+    budget: int = BUDGET,
+    sessions: int = 1,
+    seed: int = 1,
 ) -> TaskParts:
     """StructuralEval: read a drawing, write the structure as FrameCalc JSON; the solver decides.
 
@@ -75,6 +81,14 @@ def structural_eval(
         tools: the tool setting: the model may call ``solve_frame`` and ``render_frame`` on its own JSON before it
             submits one answer (mechbench protocol; no feedback rounds).
         tool_budget: tool calls per sample in the tool setting.
+        adaptive: measure ability instead of accuracy: each next drawing generated at the level where the model's
+            ability is estimated to be, one answer each, until the ability's standard error is ``target_se`` or
+            ``budget`` drawings are asked (``mechbench.harness.adaptive``); the score is the ability on the level
+            scale.
+        target_se: the standard error an adaptive session stops at.
+        budget: the most drawings an adaptive session asks.
+        sessions: adaptive sessions, each with its own drawings.
+        seed: the generator's seed of adaptive sessions.
     """
     prompt_style = renamed("prompt", "prompt_style", prompt, prompt_style, "standard")
     oracle = renamed("debug", "oracle", debug, oracle, False)
@@ -83,6 +97,8 @@ def structural_eval(
         raise UsageError("tools=true runs mechbench's protocol in free text (not protocol=official or structured)")
     if max_retries < 0 or not 0 < tolerance < 1:
         raise UsageError("max_retries must be >= 0 and tolerance between 0 and 1")
+    if adaptive:
+        return _adaptive_parts(prompt_style, max_tokens, target_se, budget, sessions, seed, data, protocol, tools)
     root = open_structural(data, revision)
     tasks = load_tasks(root, filter=filter)
     official = read_protocol(official_copy(root)) if protocol == "official" else None
@@ -113,5 +129,42 @@ def structural_eval(
             "structured": structured,
             "official_texts": official.sources if official else None,
             "official_runner_temperatures": list(official.runner_temperatures or ()) if official else None,
+        },
+    )
+
+
+def _adaptive_parts(
+    style: PromptStyle, max_tokens: int, target_se: float, budget: int, sessions: int, seed: int,
+    data: str | None, protocol: str, tools: bool,
+) -> TaskParts:  # fmt: skip
+    """Adaptive sessions of drawings generated during the run (mechbench's protocol, one answer each)."""
+    from mechbench.harness.adaptive import adaptive_scorer, adaptive_solver, check_limits, sessions_dataset
+
+    from .adaptive import adaptive_items
+
+    if data is not None or protocol != "mechbench" or tools:
+        raise UsageError("adaptive=true generates its drawings (no data=), in mechbench's protocol, without tools")
+    refused = check_limits(target_se, budget, sessions)
+    if refused:
+        raise UsageError(refused)
+    items = adaptive_items(style)
+    return TaskParts(
+        dataset=sessions_dataset("structural_eval", "StructuralEval", sessions, seed),
+        scorer=adaptive_scorer(),
+        solver=adaptive_solver(items, budget, target_se),
+        oracle_solver=adaptive_solver(items, budget, target_se, oracle=True),
+        data=f"generated on the fly by mechbench (seed {seed})",
+        setting=f"adaptive (prompt {style}, target SE {target_se:g}, at most {budget} drawings)",
+        answer_calls=budget,
+        max_tokens=max_tokens,
+        settings={
+            "prompt_style": style,
+            "scoring": "strict",
+            "tolerance": DEFAULT_TOLERANCE,
+            "protocol": "mechbench",
+            "adaptive": True,
+            "target_se": target_se,
+            "budget": budget,
+            "generated_during_run": {"seed": seed, "adaptive": True},
         },
     )
