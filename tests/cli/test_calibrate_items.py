@@ -59,6 +59,23 @@ def test_abilities_come_out_in_order_and_a_planted_wrong_key_is_named(tmp_path: 
     ordered = sorted(abilities, key=abilities.__getitem__)
     assert [name.split("model-")[1].split(".")[0] for name in ordered] == [str(k) for k in range(MODELS)]
 
+    # Stored beside the logs, the calibration gives every row on the set its ability in the report, beside accuracy;
+    # a file there that is no calibration is named among what was left out.
+    from mechbench.report import build_report, write_report
+
+    (logs / "calibration-hand_calc.json").write_text(out.read_text())
+    (logs / "calibration-broken.json").write_text("{not json")
+    report = build_report(logs)
+    rows = report.calibrated_abilities
+    assert len(rows) == MODELS and all(r["items"] == len(record["items"]) for r in rows)
+    by_skill = {int(r["model"].split("model-")[1].split(".")[0]): r for r in rows}
+    thetas = [by_skill[k]["theta"] for k in range(MODELS)]  # skills answer alike in pairs: ties, never inversions
+    assert thetas == sorted(thetas) and thetas[-1] - thetas[0] > 4
+    assert all(r["low"] < r["theta"] < r["high"] for r in rows)
+    assert any("calibration-broken.json: not a calibration" in line for line in report.skipped_logs)
+    page = write_report(report, tmp_path / "report")["md"].read_text()
+    assert "HandCalc: ability on the calibrated set" in page
+
 
 def test_runs_of_different_sets_or_too_few_models_are_one_line(tmp_path: Path) -> None:
     logs = tmp_path / "logs"

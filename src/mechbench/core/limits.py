@@ -27,6 +27,8 @@ MAX_QUESTIONS_FILE_BYTES = 32 * 1024**2
 """Bytes of a SeeSim questions file (the published one has ~20 KB)."""
 MAX_SOURCE_TEXT_BYTES = 2 * 1024**2
 """Bytes of a source file mechbench reads as data, never runs (the official runner's ``run_eval.py`` is ~20 KB)."""
+MAX_CALIBRATION_BYTES = 64 * 1024**2
+"""Bytes of a stored item calibration the report reads (10,000 items take about 1 MB)."""
 MAX_GENERATED_ITEMS = MAX_RECORDS_PER_FILE
 """Items one ``mechbench generate`` command may be asked for (``--n``: per subject for SPhyR, per domain for SeeSim):
 no more than ``eval`` reads from one data file, so that a set generated is never one ``eval`` refuses."""

@@ -80,6 +80,9 @@ class Report(BaseModel):
         """The scored answers a leaderboard row pools (what its interval and comparisons are computed from)."""
         return self._observations.get(row_key(row), [])
 
+    calibrated_abilities: list[dict[str, Any]] = []
+    """Rows on a set ``mechbench calibrate items`` calibrated: each one's ability on the calibration's scale
+    (:mod:`mechbench.report.calibrated`)."""
     comparisons: list[dict[str, Any]] = []
     """The pairs of rows of a benchmark that answered the same samples (every pair, or those
     :data:`comparison_scope` names): the paired difference (a − b) with its clustered 95 % interval, its p-value and
@@ -705,7 +708,8 @@ def build_report(
 ) -> Report:
     """Read every Inspect log under ``log_dir`` (any models, any benchmarks), or report ``logs`` as given (logs just
     returned by ``inspect_ai.eval``, in the order they ran: nothing is read twice), or ``digests`` already read from
-    ``log_dir`` (:func:`digests_in`).
+    ``log_dir`` (:func:`digests_in`). A calibration ``mechbench calibrate items`` stored in ``log_dir`` adds each
+    row's ability on its set (:mod:`mechbench.report.calibrated`).
 
     A log that cannot be read, did not finish, or holds something its benchmark's report cannot use is listed
     under the logs left out, with the reason; the others are reported.
@@ -733,15 +737,19 @@ def build_report(
     scope: list[dict[str, Any]] = []
     pairs = compare_rows(board, observations, labels, scope)
     ranks(board, pairs, labels, scope)
+    from mechbench.report.calibrated import calibrated_abilities, find_calibrations
+
+    calibrations, refused = find_calibrations(log_dir)
     report = Report(
         runs=found.runs,
         leaderboard=board + references,
         benchmarks=sections,
-        skipped_logs=found.skipped,
+        skipped_logs=[*found.skipped, *refused],
         settings_compared=settings_compared(board, pairs),
         comparisons=pairs,
         shortcut_panels=shortcut_panels(board),
         comparison_scope=scope,
+        calibrated_abilities=calibrated_abilities(board, lambda row: observations.get(row_key(row), []), calibrations),
     )
     report._observations = observations
     return report

@@ -260,6 +260,15 @@ def panel_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
     return rows
 
 
+CALIBRATED_COLUMNS = [
+    Column("model", "model"),
+    Column("setting", "setting"),
+    Column("accuracy", "headline"),
+    Column("ability", "ability (95 % CI)"),
+    Column("items", "calibrated items answered"),
+    Column("calibration", "calibration"),
+]
+
 COMPARED_COLUMNS = [
     Column("model", "model"),
     Column("tools_setting", "tool setting"),
@@ -411,6 +420,21 @@ def write_report(report: Report, out: Path) -> dict[str, Path]:
                         f"{group['metric']} on data {group['data_sha256']}: {group['rows']} rows, "
                         f"{group['compared']:,} of their {group['pairs']:,} pairs compared: {group['rule']}."
                     )
+        calibrated = [
+            {
+                **r,
+                "accuracy": f"{r['value']:.3f}",
+                "ability": f"{r['theta']:+.2f} ({r['low']:+.2f} to {r['high']:+.2f})",
+            }
+            for r in report.calibrated_abilities
+            if r["benchmark"] == entry.name
+        ]
+        if calibrated:
+            page.table(
+                f"{entry.title}: ability on the calibrated set (2PL, the calibration's scale: its models' θ ~ N(0, 1))",
+                calibrated,
+                CALIBRATED_COLUMNS,
+            )
         compared = [_difference_row(r) for r in report.settings_compared if r["benchmark"] == entry.name]
         if compared:
             page.table("With tools against without (same model, same data)", compared, COMPARED_COLUMNS)
