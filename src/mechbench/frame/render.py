@@ -160,6 +160,7 @@ class _Drawing:
     # -- members and points --------------------------------------------------------------------------
     def members(self) -> None:
         for link in self.model.links:
+            check_budget()
             a, b = self.points[link.a], self.points[link.b]
             self._line(a, b, color=MEMBER, lw=3.2, zorder=2)
             notes = []
@@ -346,6 +347,7 @@ class _Drawing:
     # -- loads ---------------------------------------------------------------------------------------
     def loads(self) -> None:
         for load in self.model.loads:
+            check_budget()  # per load: a line load is tens of arrows and labels
             if isinstance(load, BendingMoment):
                 self._moment(load)
             elif isinstance(load, PointLoad):
@@ -637,7 +639,10 @@ class _Drawing:
         grow to keep every label inside, and placement is redone on the final scale.
         """
         renderer = self.figure.canvas.get_renderer()
-        artists = [self.ax.text(*xy, text, bbox=_TEXT_BOX, zorder=6, **style) for xy, text, style in self.pending]
+        artists = []
+        for xy, text, style in self.pending:
+            check_budget()
+            artists.append(self.ax.text(*xy, text, bbox=_TEXT_BOX, zorder=6, **style))
         offsets = [np.zeros(2)] + [
             radius * np.array([math.cos(a), math.sin(a)])
             for radius in (5.0, 10.0, 15.0, 20.0, 28.0, 36.0, 46.0, 58.0, 72.0)
@@ -650,10 +655,10 @@ class _Drawing:
             to_px, to_data = self.ax.transData.transform, self.ax.transData.inverted().transform
             boxes = []
             for artist, (xy, _, _) in zip(artists, self.pending, strict=True):
-                check_budget()
                 start = to_px(xy)
                 best: tuple[int, np.ndarray, np.ndarray] | None = None
                 for offset in offsets:
+                    check_budget()  # per spot tried: a crowded label tries up to 145, each a text layout
                     artist.set_position(tuple(to_data(start + offset)))
                     box = _box(artist.get_window_extent(renderer), LABEL_PAD_PX + 1.5)
                     clashes = sum(_boxes_overlap(box, b) for b in boxes + heads) + sum(
