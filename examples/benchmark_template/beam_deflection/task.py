@@ -15,9 +15,9 @@ from mechbench.sources.root import Official, open_data
 from .items import ANSWER_MARK, BENCHMARK, CLUSTER, inputs, prompt, read_items, truth_mm
 from .scoring import correct, read_number
 
-NO_PUBLISHER = Official(
-    "files", "mechbench/beam-deflection", title="BeamDeflection (no published set: use data=bundled)"
-)
+NO_PUBLISHER = Official("files", f"mechbench/{BENCHMARK}", title="BeamDeflection (no published set: use data=bundled)")
+"""Where a publisher's set would come from (``data=None``). A benchmark of generated items has none, and its default
+is ``data=bundled``; the id is only named, never fetched from, unless ``data=None`` asks for it."""
 
 
 @scorer(metrics=[accuracy(), stderr(cluster=CLUSTER.key)])

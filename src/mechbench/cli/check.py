@@ -27,7 +27,7 @@ def check(
         bool,
         typer.Option(
             "--pin",
-            help="First pin each benchmark's eval.yaml to the last commit of its task files (they must be committed).",
+            help="First pin each benchmark's eval.yaml to the last commit of its folder (it must be committed).",
         ),
     ] = False,
 ) -> None:

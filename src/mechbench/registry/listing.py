@@ -171,7 +171,7 @@ def _git(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 def pin_problems(listing: Listing, path: Path) -> Pinning:
     """Whether the entry at ``path`` pins a commit of this repository that holds each task file. Not pinned yet
-    (:data:`UNPINNED`) is fine: ``mechbench check NAME --pin`` pins the last commit of the task files once they are
+    (:data:`UNPINNED`) is fine: ``mechbench check NAME --pin`` pins the last commit of the task files' folder once it is
     committed. Outside a git checkout (an installed package) the commit cannot be looked up, and is not."""
     commit = listing.source.repository_commit
     if commit == UNPINNED:
@@ -194,12 +194,15 @@ def pin_problems(listing: Listing, path: Path) -> Pinning:
 
 
 def pin_listing(path: Path) -> str:
-    """Pin the entry at ``path`` to the last commit that changed its task files (they must be committed as they are
-    now); returns the commit. Only the ``repository_commit`` line changes."""
+    """Pin the entry at ``path`` to the last commit that changed the folders of its task files (the benchmark's code
+    and data, which must be committed as they are now); returns the commit. Only the ``repository_commit`` line
+    changes."""
     listing = read_listing(path)
     top = Path(_git(path.parent, "rev-parse", "--show-toplevel").stdout.strip() or ".")
-    files = sorted({task.task_path for task in listing.tasks})
-    dirty = _git(top, "status", "--porcelain", "--", *files).stdout.strip()
+    files = sorted({Path(task.task_path).parent.as_posix() for task in listing.tasks})
+    listing_path = path.resolve().relative_to(top.resolve()).as_posix()
+    changed = _git(top, "status", "--porcelain", "--", *files).stdout.splitlines()
+    dirty = [line for line in changed if line[3:].strip() != listing_path]  # the pin itself may be what changed
     commit = _git(top, "log", "-1", "--format=%H", "--", *files).stdout.strip()
     if dirty or not COMMIT.match(commit):
         raise DataSourceError(f"{path}: commit {', '.join(files)} first, then pin")
