@@ -27,6 +27,7 @@ from mechbench.core.power import (
     estimate_spread,
     power,
 )
+from mechbench.core.text import plural
 from mechbench.harness.commands import fail, log_folder
 
 DEFAULT_DETECT = 0.05
@@ -208,10 +209,10 @@ def plan_lines(
         needed = clusters_needed(design, spread, 1.0, target)
         found = (
             f"under this spread no difference up to 1 (the largest there is) is found {_percent(target)} of the time; "
-            f"1 needs {needed:,} {unit}s of these sizes"
+            f"1 needs {needed:,} {plural(unit)} of these sizes"
         )
     lines = [
-        f"  power: {design.samples} samples in {design.clusters} {unit}s ({sizes[0]}–{sizes[-1]} per {unit}, "
+        f"  power: {design.samples} samples in {design.clusters} {plural(unit)} ({sizes[0]}–{sizes[-1]} per {unit}, "
         f"effective size {design.effective_size:.3g})",
         f"  assumed spread of a paired difference: SD {spread.sd:.2g}, ICC {spread.icc:.2g} — {spread.source}",
         f"  two models on these samples: {found} (paired test, two-sided at 5 %)",
@@ -227,13 +228,14 @@ def plan_lines(
         chance = power(design, spread, detect)
         needed = clusters_needed(design, spread, detect, target)
         if needed is None:
-            lines.append(f"  to find {detect:g}: out of reach with {unit}s of these sizes")
+            lines.append(f"  to find {detect:g}: out of reach with {plural(unit)} of these sizes")
         elif needed <= design.clusters:
             lines.append(f"  to find {detect:g}: these samples suffice (power {_percent(chance)})")
         else:
             per = design.samples / design.clusters
             lines.append(
-                f"  to find {detect:g} (power {_percent(chance)} here): {needed:,} {unit}s of these sizes, about "
+                f"  to find {detect:g} (power {_percent(chance)} here): {needed:,} {plural(unit)} of these sizes, "
+                f"about "
                 f"{round(needed * per):,} samples"
                 + (
                     f"; more samples per {unit} cannot do it alone (ICC {spread.icc:.2g})"

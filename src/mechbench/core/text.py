@@ -60,3 +60,16 @@ def tolerant_streams() -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
+
+
+def plural(noun: str) -> str:
+    """The English plural of a cluster's unit (``drawing`` → ``drawings``, ``truss`` → ``trusses``; a note in
+    brackets stays: ``item (its drawing and its text)`` → ``items (its drawing and its text)``)."""
+    head, bracket, note = noun.partition(" (")
+    if head.endswith(("s", "x", "z", "ch", "sh")):
+        head += "es"
+    elif head.endswith("y") and head[-2:-1] not in ("a", "e", "i", "o", "u"):
+        head = head[:-1] + "ies"
+    else:
+        head += "s"
+    return head + bracket + note

@@ -22,6 +22,7 @@ from pydantic import BaseModel, PrivateAttr
 
 from mechbench import registry
 from mechbench.core.intervals import Interval, Observation, clustered_interval, t_quantile
+from mechbench.core.text import plural
 from mechbench.harness.panel import member_views
 from mechbench.harness.shown import shown
 from mechbench.harness.task import TOOL_SETTING_PREFIX
@@ -398,7 +399,7 @@ def reference_intervals(references: list[dict[str, Any]], board: list[dict[str, 
         half = t_quantile(base["df"]) * math.sqrt(value * (1 - value) / base["samples"] * effect)
         reference["published_ci95"] = half
         reference["published_interval_note"] = (
-            f"on {base['samples']} items in {base['clusters']} {base['cluster_unit']}s, with the design effect "
+            f"on {base['samples']} items in {base['clusters']} {plural(base['cluster_unit'])}, with the design effect "
             f"{effect:.2g} of our runs there"
         )
 

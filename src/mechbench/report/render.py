@@ -13,7 +13,7 @@ from typing import Any
 
 from mechbench import registry
 from mechbench.core.intervals import INTERVAL_METHOD
-from mechbench.core.text import clean
+from mechbench.core.text import clean, plural
 from mechbench.registry import Column
 from mechbench.report.build import Report
 from mechbench.report.compare import MAX_ALL_PAIRS
@@ -150,7 +150,7 @@ def leaderboard_rows(report: Report, benchmark: str) -> list[dict[str, Any]]:
             headline = f"{row['metric']} {row['value']:.3f}" + ("" if ci != ci else f" ± {ci:.3f}")  # NaN: 1 cluster
         digest = f" (sha256 {row['data_sha256']})" if row["data_sha256"] else ""
         read = "—" if reference else f"{row.get('unreadable', 0):.1%} / {row.get('repaired', 0):.1%}"
-        counted = "—" if reference else f"{row['samples']} / {row['clusters']} {row.get('cluster_unit', '')}s"
+        counted = "—" if reference else f"{row['samples']} / {row['clusters']} {plural(row.get('cluster_unit', ''))}"
         if not reference and row.get("unclustered"):
             counted += f" ({row['unclustered']} with no cluster in their log: each its own)"
         if not reference and (row.get("epochs") or 1) > 1:
