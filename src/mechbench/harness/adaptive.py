@@ -67,6 +67,52 @@ def check_limits(target_se: float, budget: int, sessions: int) -> str | None:
     return None if 0 < target_se < 5 and 1 <= budget <= 200 and 1 <= sessions <= 100 else LIMITS
 
 
+@dataclass(frozen=True)
+class AdaptiveRun:
+    """What an adaptive run of a benchmark asks for: its items, its sessions and its stopping rule, and the words
+    its log and report name it by."""
+
+    benchmark: str
+    title: str
+    items: AdaptiveItems
+    sessions: int
+    seed: int
+    budget: int
+    target_se: float
+    shown: str
+    """How its items are shown, in a few words (``text``, ``prompt standard``)."""
+    asked: str = "items"
+    """What one item is called (``items``, ``drawings``)."""
+
+
+def adaptive_parts(run: AdaptiveRun, max_tokens: int, data: str, settings: dict[str, Any]) -> Any:
+    """The task parts of an adaptive run (:class:`~mechbench.harness.task.TaskParts`); settings it cannot honour
+    are one usage error."""
+    from mechbench.core.errors import UsageError
+    from mechbench.harness.task import TaskParts
+
+    refused = check_limits(run.target_se, run.budget, run.sessions)
+    if refused:
+        raise UsageError(refused)
+    return TaskParts(
+        dataset=sessions_dataset(run.benchmark, run.title, run.sessions, run.seed),
+        scorer=adaptive_scorer(),
+        solver=adaptive_solver(run.items, run.budget, run.target_se),
+        oracle_solver=adaptive_solver(run.items, run.budget, run.target_se, oracle=True),
+        data=data,
+        setting=f"adaptive ({run.shown}, target SE {run.target_se:g}, at most {run.budget} {run.asked})",
+        answer_calls=run.budget,
+        max_tokens=max_tokens,
+        settings={
+            **settings,
+            "adaptive": True,
+            "target_se": run.target_se,
+            "budget": run.budget,
+            "generated_during_run": {"seed": run.seed, "adaptive": True},
+        },
+    )
+
+
 def next_level(estimate: float, levels: Sequence[int] = tuple(range(1, 11))) -> int:
     """The level whose items tell most about an ability of ``estimate``: the nearest level (b = level)."""
     return int(min(max(round(estimate), min(levels)), max(levels)))

@@ -142,7 +142,7 @@ def _generated_parts(
     budget: int, sessions: int,
 ) -> TaskParts:  # fmt: skip
     """Items generated on the fly: ``n`` of one level, or adaptive sessions."""
-    from mechbench.harness.adaptive import adaptive_scorer, adaptive_solver, check_limits, sessions_dataset
+    from mechbench.harness.adaptive import AdaptiveRun, adaptive_parts
 
     from .adaptive import adaptive_items
     from .generated_set import GENERATOR_VERSION, make_item
@@ -153,27 +153,9 @@ def _generated_parts(
     if adaptive:
         if presentation == "both":
             raise UsageError("adaptive=true asks each item one way: presentation=text or presentation=drawing")
-        refused = check_limits(target_se, budget, sessions)
-        if refused:
-            raise UsageError(refused)
-        items = adaptive_items(presentation)
-        return TaskParts(
-            dataset=sessions_dataset(BENCHMARK, "HandCalc", sessions, seed),
-            scorer=adaptive_scorer(),
-            solver=adaptive_solver(items, budget, target_se),
-            oracle_solver=adaptive_solver(items, budget, target_se, oracle=True),
-            data=source,
-            setting=f"adaptive ({presentation}, target SE {target_se:g}, at most {budget} items)",
-            answer_calls=budget,
-            max_tokens=max_tokens,
-            settings={
-                "presentation": presentation,
-                "adaptive": True,
-                "target_se": target_se,
-                "budget": budget,
-                "generated_during_run": {"seed": seed, "adaptive": True},
-            },
-        )
+        run = AdaptiveRun(BENCHMARK, "HandCalc", adaptive_items(presentation), sessions, seed, budget, target_se,
+                          shown=presentation)  # fmt: skip
+        return adaptive_parts(run, max_tokens, source, {"presentation": presentation})
     if difficulty not in LEVELS:
         raise UsageError(f"difficulty must be a level {min(LEVELS)}-{max(LEVELS)}, got {difficulty!r}")
     if not 1 <= n <= 2000:

@@ -138,33 +138,13 @@ def _adaptive_parts(
     data: str | None, protocol: str, tools: bool,
 ) -> TaskParts:  # fmt: skip
     """Adaptive sessions of drawings generated during the run (mechbench's protocol, one answer each)."""
-    from mechbench.harness.adaptive import adaptive_scorer, adaptive_solver, check_limits, sessions_dataset
+    from mechbench.harness.adaptive import AdaptiveRun, adaptive_parts
 
     from .adaptive import adaptive_items
 
     if data is not None or protocol != "mechbench" or tools:
         raise UsageError("adaptive=true generates its drawings (no data=), in mechbench's protocol, without tools")
-    refused = check_limits(target_se, budget, sessions)
-    if refused:
-        raise UsageError(refused)
-    items = adaptive_items(style)
-    return TaskParts(
-        dataset=sessions_dataset("structural_eval", "StructuralEval", sessions, seed),
-        scorer=adaptive_scorer(),
-        solver=adaptive_solver(items, budget, target_se),
-        oracle_solver=adaptive_solver(items, budget, target_se, oracle=True),
-        data=f"generated on the fly by mechbench (seed {seed})",
-        setting=f"adaptive (prompt {style}, target SE {target_se:g}, at most {budget} drawings)",
-        answer_calls=budget,
-        max_tokens=max_tokens,
-        settings={
-            "prompt_style": style,
-            "scoring": "strict",
-            "tolerance": DEFAULT_TOLERANCE,
-            "protocol": "mechbench",
-            "adaptive": True,
-            "target_se": target_se,
-            "budget": budget,
-            "generated_during_run": {"seed": seed, "adaptive": True},
-        },
-    )
+    run = AdaptiveRun("structural_eval", "StructuralEval", adaptive_items(style), sessions, seed, budget, target_se,
+                      shown=f"prompt {style}", asked="drawings")  # fmt: skip
+    settings = {"prompt_style": style, "scoring": "strict", "tolerance": DEFAULT_TOLERANCE, "protocol": "mechbench"}
+    return adaptive_parts(run, max_tokens, f"generated on the fly by mechbench (seed {seed})", settings)
