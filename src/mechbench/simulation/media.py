@@ -7,6 +7,10 @@ labels are plain numbers (no offset notation), and a details box prints the figu
 loads and an outline where the plotted stress passes the material's limit; flow plots add the pressure field, the
 velocity profiles at the two stations compared and the wake probe's history.
 
+A :class:`~mechbench.simulation.reports.Disclosure` past ``FULL`` (SeeSim's higher levels) plots the linear field
+without the limit outline, labels each colour bar's band edges (its maximum and minimum among them), and prints the
+raw results in the details box, or the set-up alone, with the fields and no result panels.
+
 Kept as one module (~490 lines): both domains share one colour scale, one details box and one animation
 writer, and the blind-reader checks review the drawing as a whole.
 """
@@ -20,8 +24,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PIL import Image
 
-from mechbench.simulation.flow import FlowRun, measured_region
-from mechbench.simulation.reports import flow_details, material_lines, settling_lines, structural_details
+from mechbench.simulation.flow import FLUIDS, FlowRun, measured_region
+from mechbench.simulation.reports import (
+    Disclosure,
+    flow_results,
+    material_lines,
+    results_lines,
+    settling_lines,
+)
 from mechbench.simulation.structural import StructuralRun
 from mechbench.simulation.units import FlowUnits
 
@@ -35,6 +45,8 @@ DETAILS_WIDTH = 58
 """Characters per line of the details box."""
 LINE_HEIGHT = 0.125
 """Inches per line of the details box (6.5 pt monospace)."""
+BANDS = 9
+"""Colour bands a legend past ``Disclosure.FULL`` labels the edges of."""
 
 
 def _figure(width: float, height: float) -> Figure:
@@ -84,9 +96,12 @@ def _plain(axis: object) -> None:
     axis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:.4g}"))  # type: ignore[attr-defined]
 
 
-def _colour_bar(fig: Figure, mappable: object, ax: Axes, label: str) -> None:
+def _colour_bar(fig: Figure, mappable: object, ax: Axes, label: str, bands: bool = False) -> None:
     bar = fig.colorbar(mappable, ax=ax, shrink=0.9, pad=0.02)  # type: ignore[arg-type]
     bar.set_label(label, fontsize=8)
+    if bands:  # every band edge labelled, the maximum and minimum among them
+        norm = mappable.norm  # type: ignore[attr-defined]
+        bar.set_ticks(list(np.linspace(norm.vmin, norm.vmax, BANDS + 1)))
     _plain(bar.ax.yaxis)
     bar.ax.tick_params(labelsize=7)
 
@@ -124,17 +139,18 @@ def _beside(left: Image.Image, right: Image.Image) -> Image.Image:
     return canvas
 
 
-def _deformation_scale(run: StructuralRun) -> float:
+def _deformation_scale(run: StructuralRun, disclosure: Disclosure = Disclosure.FULL) -> float:
     """Displacements drawn at a scale that makes the largest 4 % of the part's size (as post-processors do)."""
-    peak = max(float(np.hypot(*frame.displacement).max()) for frame in run.frames)
+    frames = run.frames if disclosure == Disclosure.FULL else run.linear_frames
+    peak = max(float(np.hypot(*frame.displacement).max()) for frame in frames)
     size = max(run.part.width, run.part.height)
     return 0.04 * size / peak if peak > 0 else 0.0
 
 
-def structural_scale(run: StructuralRun) -> tuple[float, float]:
+def structural_scale(run: StructuralRun, linear: bool = False) -> tuple[float, float]:
     """The colour scale of a run's image and animation: the plotted field over every frame (the shown instant is
-    one of them)."""
-    values = [run.plotted(frame.stress) for frame in run.frames]
+    one of them); ``linear``: over the linear analysis's frames."""
+    values = [run.plotted(frame.stress) for frame in (run.linear_frames if linear else run.frames)]
     high = max(float(v.max()) for v in values)
     low = min(0.0, min(float(v.min()) for v in values))
     return low, high if high > low else low + 1.0
@@ -156,11 +172,13 @@ class _StructuralPlot:
     instant; :meth:`animate` draws every frame of the run over a background drawn once (axes, ticks, colour bar,
     legend), so an animation costs little more than its fields."""
 
-    def __init__(self, fig: Figure, ax: Axes, run: StructuralRun, scale: float) -> None:
+    def __init__(self, fig: Figure, ax: Axes, run: StructuralRun, scale: float, disclosure: Disclosure) -> None:
         self.fig, self.ax, self.run, self.scale = fig, ax, run, scale
-        self.low, self.high = structural_scale(run)
+        self.linear = disclosure != Disclosure.FULL
+        self.frames = run.linear_frames if self.linear else run.frames
+        self.low, self.high = structural_scale(run, self.linear)
         self.artists: list = []
-        corners = np.concatenate([self._xy(frame.displacement) for frame in run.frames], axis=1)
+        corners = np.concatenate([self._xy(frame.displacement) for frame in self.frames], axis=1)
         pad = 0.12 * max(np.ptp(corners[0]), np.ptp(corners[1]))
         ax.set_xlim(corners[0].min() - pad, corners[0].max() + pad)
         ax.set_ylim(corners[1].min() - pad, corners[1].max() + pad)
@@ -174,12 +192,12 @@ class _StructuralPlot:
         from matplotlib.colors import Normalize
 
         scale_bar = ScalarMappable(Normalize(self.low, self.high), cmap="jet")
-        _colour_bar(fig, scale_bar, ax, f"{name} stress [MPa]")
+        _colour_bar(fig, scale_bar, ax, f"{name} stress [MPa]", bands=self.linear)
         keys = [ax.plot([], [], "k^", markersize=3, label="supported nodes")[0]]
         if run.load_newtons:
             label = "load (fully reversed)" if run.setup.loading == "cyclic" else "load"
             keys.append(ax.plot([], [], color="magenta", label=label)[0])
-        if any(_outlined(run, frame.stress) for frame in run.frames):
+        if not self.linear and any(_outlined(run, frame.stress) for frame in run.frames):
             keys.append(ax.plot([], [], "k-", lw=1.2, label=f"limit: {run.field_limit:.4g} MPa")[0])
         ax.legend(handles=keys, loc="upper right", fontsize=6)
 
@@ -197,7 +215,7 @@ class _StructuralPlot:
         mesh = Triangulation(xy[0], xy[1], run.triangles.T)
         values = run.plotted(stress)
         self.artists = [ax.tripcolor(mesh, values, cmap="jet", vmin=self.low, vmax=self.high, shading="gouraud")]
-        if _outlined(run, stress):
+        if not self.linear and _outlined(run, stress):
             self.artists.append(ax.tricontour(mesh, values, levels=[_outline_level(run)], colors="k", linewidths=1.2))
         fixed = run.fixed_vertices
         self.artists.append(ax.plot(xy[0, fixed], xy[1, fixed], "k^", markersize=3)[0])
@@ -209,7 +227,7 @@ class _StructuralPlot:
     def animate(self, beside: Image.Image) -> list[Image.Image]:
         """Every frame of the run, each with ``beside`` (the details box) to its right."""
         fig, ax = self.fig, self.ax
-        first = self.run.frames[0]
+        first = self.frames[0]
         self.show(first.displacement, first.stress, first.label)
         fig.tight_layout()  # once: every frame keeps the same layout
         for artist in self.artists:
@@ -218,7 +236,7 @@ class _StructuralPlot:
         fig.canvas.draw()
         background = fig.canvas.copy_from_bbox(fig.bbox)  # type: ignore[attr-defined]
         frames = []
-        for frame in self.run.frames:
+        for frame in self.frames:
             self.show(frame.displacement, frame.stress, frame.label, animated=True)
             fig.canvas.restore_region(background)  # type: ignore[attr-defined]
             for artist in [*self.artists, ax.title]:
@@ -260,7 +278,7 @@ class _StructuralPlot:
 DETAILS = "Details (at the instant evaluated)"
 
 
-def _structural_rows(run: StructuralRun) -> list[tuple[str, str]]:
+def _structural_rows(run: StructuralRun, disclosure: Disclosure) -> list[tuple[str, str]]:
     return [
         ("Material", run.material.name),
         *material_lines(run),
@@ -273,12 +291,12 @@ def _structural_rows(run: StructuralRun) -> list[tuple[str, str]]:
                 run.setup.loading
             ],
         ),
-        *structural_details(run),
+        *(results_lines(run, disclosure) if disclosure != Disclosure.SETUP else []),
     ]
 
 
-def _structural_figure(run: StructuralRun, base: float) -> tuple[Figure, Axes]:
-    rows = _structural_rows(run)
+def _structural_figure(run: StructuralRun, base: float, disclosure: Disclosure) -> tuple[Figure, Axes]:
+    rows = _structural_rows(run, disclosure)
     height = max(float(np.clip(base * run.part.height / run.part.width + 1.6, 4.2, 7.5)), details_height(DETAILS, rows))
     fig = _figure(base + 5.2, height)
     grid = fig.add_gridspec(1, 2, width_ratios=[base, 5.2])
@@ -287,23 +305,23 @@ def _structural_figure(run: StructuralRun, base: float) -> tuple[Figure, Axes]:
     return fig, ax
 
 
-def structural_image(run: StructuralRun) -> bytes:
+def structural_image(run: StructuralRun, disclosure: Disclosure = Disclosure.FULL) -> bytes:
     """The plotted stress at the most loaded instant, on the deformed part, with the details box."""
-    fig, ax = _structural_figure(run, 7.0)
-    plot = _StructuralPlot(fig, ax, run, _deformation_scale(run))
-    shown = run.frames[run.shown_frame]
+    fig, ax = _structural_figure(run, 7.0, disclosure)
+    plot = _StructuralPlot(fig, ax, run, _deformation_scale(run, disclosure), disclosure)
+    shown = plot.frames[run.shown_frame]
     plot.show(shown.displacement, shown.stress, shown.label)
     fig.tight_layout()
     return _png(fig)
 
 
-def structural_video(run: StructuralRun) -> bytes:
+def structural_video(run: StructuralRun, disclosure: Disclosure = Disclosure.FULL) -> bytes:
     """The load history as an animation (ramp, cycles, or the transient's first periods), on the image's scale."""
-    rows = _structural_rows(run)
+    rows = _structural_rows(run, disclosure)
     height = max(float(np.clip(6.0 * run.part.height / run.part.width + 1.6, 4.2, 7.5)), details_height(DETAILS, rows))
     fig = _figure(6.8, height)
     box = _details_image(DETAILS, rows, 5.2, height)
-    plot = _StructuralPlot(fig, fig.add_subplot(1, 1, 1), run, _deformation_scale(run))
+    plot = _StructuralPlot(fig, fig.add_subplot(1, 1, 1), run, _deformation_scale(run, disclosure), disclosure)
     return _gif(plot.animate(box))
 
 
@@ -321,6 +339,7 @@ def _field(
     label: str,
     cmap: str,
     limits: tuple[float, float] | None = None,
+    bands: bool = False,
 ) -> object:
     """One field over the lattice, solids in grey, with a plain colour bar."""
     extent = _extent(run, units)
@@ -341,7 +360,7 @@ def _field(
         vmin=0,
         vmax=2,
     )
-    _colour_bar(fig, image, ax, label)
+    _colour_bar(fig, image, ax, label, bands)
     ax.set_xlabel("x [mm]", fontsize=8)
     ax.set_ylabel("y [mm]", fontsize=8)
     ax.tick_params(labelsize=7)
@@ -367,32 +386,53 @@ def pressure_limits(run: FlowRun, units: FlowUnits) -> tuple[float, float]:
     return float(values.min()), float(values.max())
 
 
-def _flow_rows(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
+def _flow_rows(run: FlowRun, units: FlowUnits, disclosure: Disclosure) -> list[tuple[str, str]]:
     setup = run.setup
+    properties = []
+    if disclosure != Disclosure.FULL:  # what the derived figures are formed from, stated beside the raw results
+        nu, density, expansion = FLUIDS[setup.fluid]
+        properties = [("Density", f"{density:.4g} kg/m³"), ("Kinematic viscosity", f"{nu:.4g} m²/s")]
+        if run.facts["heated"]:
+            properties += [
+                ("Thermal expansion coefficient", f"{expansion:.4g} 1/K"),
+                ("Gravity", "9.81 m/s², downward in the picture"),
+                (
+                    "Heated cylinder wall",
+                    f"{float(units.temperature(np.array(1.0))):.4g} °C, {units.wall_rise:.4g} K above the inflow",
+                ),
+            ]
     return [
         ("Case", units.title),
         ("Fluid", setup.fluid),
+        *properties,
         ("Mean inflow", f"{run.inflow * units.velocity:.4g} m/s"),
         ("Reference length", f"{run.facts['reference_cells'] * units.dx * 1e3:.4g} mm"),
         ("Analysis type", "transient"),
-        *[row for row in settling_lines(run, units) if row[0] == "Averaging window"],
-        *flow_details(run, units),
+        *[row for row in settling_lines(run, units, disclosure) if row[0] == "Averaging window"],
+        *flow_results(run, units, disclosure),
     ]
 
 
-def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
+def flow_image(run: FlowRun, units: FlowUnits, disclosure: Disclosure = Disclosure.FULL) -> bytes:
     """Velocity with streamlines, pressure (and temperature, when heated) at the end of the run; the velocity
-    profiles compared and the wake probe's history; the details box."""
+    profiles compared and the wake probe's history (not with the set-up alone); the details box."""
     heated = run.facts["heated"]
+    bands = disclosure != Disclosure.FULL
+    history = disclosure != Disclosure.SETUP
     ny, nx = run.solid.shape
     panel = 7.5 * ny / nx + 0.6
     fields = 3 if heated else 2
-    fig = _figure(13.0, fields * panel + 2.8)
-    grid = fig.add_gridspec(fields + 1, 3, width_ratios=[3.6, 3.6, 4.6], height_ratios=[panel] * fields + [2.4])
+    fig = _figure(13.0, fields * panel + (2.8 if history else 0.4))
+    grid = fig.add_gridspec(
+        fields + history,
+        3,
+        width_ratios=[3.6, 3.6, 4.6],
+        height_ratios=[panel] * fields + ([2.4] if history else []),
+    )
     extent = _extent(run, units)
     speed = np.hypot(run.ux, run.uy) * units.velocity
     ax = fig.add_subplot(grid[0, :2])
-    _field(fig, ax, run, units, speed, "Velocity magnitude [m/s]", "jet", flow_speed_limits(run, units))
+    _field(fig, ax, run, units, speed, "Velocity magnitude [m/s]", "jet", flow_speed_limits(run, units), bands)
     x, y = np.linspace(extent[0], extent[1], nx), np.linspace(extent[2], extent[3], ny)
     ax.streamplot(
         x,
@@ -404,16 +444,18 @@ def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
         density=1.2,
         arrowsize=0.6,
     )
-    a, b = run.profile_columns
-    for column, name in ((a, "60 %"), (b, "75 %")):
-        ax.axvline((column + 0.5) * units.dx * 1e3, color="k", ls="--", lw=0.8)
-        ax.text((column + 0.5) * units.dx * 1e3, extent[3], f"{name} ", fontsize=6, ha="right", va="bottom")
-    probe_x, probe_y = run.probe[1] * units.dx * 1e3, run.probe[0] * units.dx * 1e3
-    ax.plot([probe_x], [probe_y], "w+", markersize=8, mew=1.5)
-    ax.set_title(f"{units.title}: {units.final_label} (+: probe; dashed: profile stations)", fontsize=8, pad=10)
+    if history:
+        a, b = run.profile_columns
+        for column, name in ((a, "60 %"), (b, "75 %")):
+            ax.axvline((column + 0.5) * units.dx * 1e3, color="k", ls="--", lw=0.8)
+            ax.text((column + 0.5) * units.dx * 1e3, extent[3], f"{name} ", fontsize=6, ha="right", va="bottom")
+        probe_x, probe_y = run.probe[1] * units.dx * 1e3, run.probe[0] * units.dx * 1e3
+        ax.plot([probe_x], [probe_y], "w+", markersize=8, mew=1.5)
+    marks = " (+: probe; dashed: profile stations)" if history else ""
+    ax.set_title(f"{units.title}: {units.final_label}{marks}", fontsize=8, pad=10)
     pressure = np.where(measured_region(run.solid), run.pressure * units.pressure, np.nan)
     ax = fig.add_subplot(grid[1, :2])
-    _field(fig, ax, run, units, pressure, "Gauge pressure [Pa]", "viridis", pressure_limits(run, units))
+    _field(fig, ax, run, units, pressure, "Gauge pressure [Pa]", "viridis", pressure_limits(run, units), bands)
     ax.set_title(
         "Pressure (blank: the inlet and outlet columns, where the boundary conditions' artefacts are)", fontsize=8
     )
@@ -428,9 +470,20 @@ def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
             "Temperature [°C]",
             "inferno",
             temperature_limits(units),
+            bands,
         )
         ax.set_title("Temperature (gravity acts downward in the picture)", fontsize=8)
-    ax = fig.add_subplot(grid[fields, 0])
+    if history:
+        _history_panels(fig, grid, fields, run, units)
+    _details(fig.add_subplot(grid[:, 2]), "Details", _flow_rows(run, units, disclosure))
+    fig.tight_layout()
+    return _png(fig)
+
+
+def _history_panels(fig: Figure, grid: object, row: int, run: FlowRun, units: FlowUnits) -> None:
+    """The velocity profiles at the two stations compared, and the wake probe's history."""
+    a, b = run.profile_columns
+    ax = fig.add_subplot(grid[row, 0])  # type: ignore[index]
     fluid = ~run.solid
     for column, name, style in ((a, "60 % of the length", "-"), (b, "75 % of the length", "--")):
         rows = fluid[:, a] & fluid[:, b]
@@ -441,7 +494,7 @@ def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
     ax.tick_params(labelsize=7)
     ax.legend(fontsize=6)
     ax.set_title("Streamwise velocity profiles", fontsize=8)
-    ax = fig.add_subplot(grid[fields, 1])
+    ax = fig.add_subplot(grid[row, 1])  # type: ignore[index]
     times = run.probe_steps * units.dt
     ax.plot(times, run.probe_values * units.velocity, lw=0.8)
     ax.axvspan(run.window[0] * units.dt, run.window[1] * units.dt, color="0.85")
@@ -450,12 +503,9 @@ def flow_image(run: FlowRun, units: FlowUnits) -> bytes:
     ax.tick_params(labelsize=7)
     _plain(ax.yaxis)
     ax.set_title("Probe (+), cross-stream velocity (averaging window shaded)", fontsize=8)
-    _details(fig.add_subplot(grid[:, 2]), "Details", _flow_rows(run, units))
-    fig.tight_layout()
-    return _png(fig)
 
 
-def flow_video(run: FlowRun, units: FlowUnits) -> bytes:
+def flow_video(run: FlowRun, units: FlowUnits, disclosure: Disclosure = Disclosure.FULL) -> bytes:
     """The averaging window (the whole shedding periods, or the last flow-through, the facts are measured on), on
     the image's velocity scale."""
     heated = run.facts["heated"]
@@ -467,7 +517,10 @@ def flow_video(run: FlowRun, units: FlowUnits) -> bytes:
     ax = fig.add_subplot(fields, 1, 1)
     _, first_speed, first_heat = run.frames[0]
     speed_limits = flow_speed_limits(run, units)
-    image = _field(fig, ax, run, units, first_speed * units.velocity, "Velocity magnitude [m/s]", "jet", speed_limits)
+    bands = disclosure != Disclosure.FULL
+    image = _field(
+        fig, ax, run, units, first_speed * units.velocity, "Velocity magnitude [m/s]", "jet", speed_limits, bands
+    )
     hot = None
     if heated:
         heat_ax = fig.add_subplot(fields, 1, 2)
@@ -480,9 +533,10 @@ def flow_video(run: FlowRun, units: FlowUnits) -> bytes:
             "Temperature [°C]",
             "inferno",
             temperature_limits(units),
+            bands,
         )
         heat_ax.set_title("Temperature (gravity acts downward in the picture)", fontsize=8)
-    box = _details_image("Details (end of run)", _flow_rows(run, units), 4.8, height)
+    box = _details_image("Details (end of run)", _flow_rows(run, units, disclosure), 4.8, height)
     fig.tight_layout()
     moving = [image, ax.title] + ([hot] if hot is not None else [])
     for artist in moving:

@@ -13,6 +13,7 @@ details box and the answers' evidence; splitting it would scatter the wording a 
 from __future__ import annotations
 
 import math
+from enum import StrEnum
 
 import numpy as np
 
@@ -46,6 +47,28 @@ STATE_NOTE = (
     "brought back to yield (Neuber's rule for the local strain); a brittle part's or a buckling member's fields are "
     "shown at the load where it cracks or buckles"
 )
+
+
+class Disclosure(StrEnum):
+    """How much of a simulation's results its media and report state (SeeSim's difficulty levels choose one)."""
+
+    FULL = "full"
+    """The state past a limit and every computed figure the answers are decided on: failure indices, shares,
+    multipliers, the part's state, mesh changes, dimensionless flow measures."""
+    RAW = "raw results"
+    """The inputs and the raw results of the analysis as run (the linear field at the applied load, peak stresses,
+    displacements, reactions, energies, velocities, pressures): the derived figures and verdicts are left to the
+    reader."""
+    SETUP = "set-up"
+    """The inputs alone, and the fields with their colour bars: peaks are read off the legend."""
+
+
+RAW_LEGEND = (
+    "the colour bar labels the edges of its bands, its maximum and minimum among them, as analysis software's "
+    "legends do"
+)
+LEGEND = "Colour bar of the plotted field (minimum to maximum)"
+LINEAR_NOTE = "the linear-elastic result at the applied load is reported everywhere, whatever the material does there"
 
 
 class StructuralLine:
@@ -88,6 +111,7 @@ class StructuralLine:
     REACTIONS = "Sum of support reactions (x, y up)"
     APPLIED = "Applied external force (x, y up)"
     BUCKLING = "Linear buckling load multiplier"
+    STATIC_PEAKS = "Largest equivalent (von Mises) stress of the static load case, this mesh / half the element size"
 
 
 class FluidLine:
@@ -215,6 +239,63 @@ def structural_details(run: StructuralRun) -> list[tuple[str, str]]:
     return rows
 
 
+def raw_structural_details(run: StructuralRun) -> list[tuple[str, str]]:
+    """The raw results of the linear analysis as run (:attr:`Disclosure.RAW`): peak stresses, displacement,
+    section, reactions, energies and fatigue loading, with no failure index, share, multiplier or state."""
+    facts, linear, s = run.facts, run.linear, StructuralLine
+    peak = max(abs(linear["von_mises_peak"]), abs(linear["sigma1_peak"]), abs(linear["sigma2_peak"]), 1e-30)
+    forces = max(max(map(abs, facts["reaction_resultant"])), max(map(abs, facts["applied_resultant"])), 1e-30)
+    rows = [
+        (s.INSTANT, facts["shown"] + (" (the most stressed)" if facts["loading"] != "static" else "")),
+        (s.DISPLACEMENT, figure(linear["max_displacement"], "mm")),
+        (s.VON_MISES_MAX, figure(linear["von_mises_peak"], "MPa")),
+        (s.PRINCIPAL_MAX, figure(linear["sigma1_peak"], "MPa", peak)),
+        (s.PRINCIPAL_MIN, figure(linear["sigma2_peak"], "MPa", peak)),
+    ]
+    if linear["static_peaks"]:
+        rows.append((s.STATIC_PEAKS, " / ".join(figure(v, "MPa") for v in linear["static_peaks"])))
+    if facts["loading"] == "impact" and facts["static_displacement"] is not None:
+        rows.append(
+            (
+                s.STATIC,
+                f"peak {run.field_name} stress {figure(facts['static_peak_stress'], 'MPa')}, largest displacement "
+                f"{figure(facts['static_displacement'], 'mm')}",
+            )
+        )
+    rows += [
+        (
+            s.SECTION,
+            f"axial part N/A {figure(linear['axial_stress'], 'MPa', peak)}, bending part M·c/I "
+            f"{figure(linear['bending_stress'], 'MPa', peak)} (nominal)",
+        ),
+        (s.THERMAL_ALONE, f"{figure(facts['thermal_peak_stress'], 'MPa')} ({run.field_name})"),
+        (s.REACTIONS, ", ".join(figure(v, "N", forces) for v in facts["reaction_resultant"])),
+        (s.APPLIED, ", ".join(figure(v, "N", forces) for v in facts["applied_resultant"])),
+    ]
+    if facts["fatigue_index"] is not None:
+        rows += [
+            (s.CYCLES, f"{facts['cycles']:.3g}"),
+            (s.FATIGUE_STRENGTH, figure(facts["fatigue_strength"], "MPa")),
+            (s.AMPLITUDE, f"{figure(facts['stress_amplitude'], 'MPa')} / {figure(facts['mean_stress'], 'MPa')}"),
+        ]
+    if facts["energy_mesh"]:
+        rows.append((s.ENERGY, figure(facts["energy_mesh"][0] / 1e3, "J")))
+        rows.append((s.ENERGY_FINE, figure(facts["energy_mesh"][1] / 1e3, "J")))
+    if facts["energy_shown"] is not None:
+        rows.append((s.ENERGY_SHOWN, figure(facts["energy_shown"] / 1e3, "J")))
+    return rows
+
+
+def results_lines(run: StructuralRun, disclosure: Disclosure) -> list[tuple[str, str]]:
+    """The results a disclosure states: every computed figure, the raw results, or the colour bar's range alone."""
+    if disclosure == Disclosure.FULL:
+        return structural_details(run)
+    if disclosure == Disclosure.RAW:
+        return raw_structural_details(run)
+    low, high = run.linear["plotted_low"], run.linear["plotted_scale"]
+    return [(LEGEND, f"{figure(low, 'MPa')} to {figure(high, 'MPa')} ({run.field_name} stress, the linear analysis)")]
+
+
 def material_lines(run: StructuralRun) -> list[tuple[str, str]]:
     """The material's strengths, as the report and the details box print them."""
     material, s = run.material, StructuralLine
@@ -247,8 +328,8 @@ def temperature_properties(material: Material) -> str:
     )
 
 
-def structural_report(run: StructuralRun, name: str) -> str:
-    """The report of one structural simulation."""
+def structural_report(run: StructuralRun, name: str, disclosure: Disclosure = Disclosure.FULL) -> str:
+    """The report of one structural simulation, stating as much as ``disclosure`` says."""
     part, material, facts = run.part, run.material, run.facts
     s = StructuralLine
     sections = [
@@ -289,7 +370,10 @@ def structural_report(run: StructuralRun, name: str) -> str:
         ),
         _table(
             "Analysis settings",
-            [(s.ANALYSIS, ANALYSIS[run.setup.loading]), ("Beyond the limits", STATE_NOTE)]
+            [
+                (s.ANALYSIS, ANALYSIS[run.setup.loading]),
+                ("Beyond the limits", STATE_NOTE if disclosure == Disclosure.FULL else LINEAR_NOTE),
+            ]
             + (
                 [
                     ("Time step", figure(facts["time_step"] * 1e3, "ms")),
@@ -319,7 +403,7 @@ def structural_report(run: StructuralRun, name: str) -> str:
             [("Solver", "sparse direct (LU)")]
             + (
                 [("Peak acceleration", figure(facts["accelerations"] / 1e3, "m/s²"))]
-                if run.setup.loading == "impact"
+                if run.setup.loading == "impact" and disclosure != Disclosure.SETUP
                 else []
             )
             + (
@@ -328,11 +412,10 @@ def structural_report(run: StructuralRun, name: str) -> str:
                 else []
             ),
         ),
-        _table(
-            "Results",
-            structural_details(run),
-        ),
     ]
+    results = results_lines(run, disclosure)
+    if results:
+        sections.append(_table("Results", results))
     return "\n".join(sections)
 
 
@@ -401,6 +484,38 @@ def flow_details(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
     return rows
 
 
+def raw_flow_details(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
+    """The raw results of a flow run (:attr:`Disclosure.RAW`): the Reynolds number of the set-up, temperatures,
+    velocities and pressures, with no dimensionless measure of reverse flow, development, symmetry or gradient."""
+    facts, setup, f = run.facts, run.setup, FluidLine
+    inflow = run.inflow * units.velocity
+    reference = facts["reference_cells"] * units.dx
+    gradient = facts["gradient_ratio"] * 0.5 * units.pressure * run.inflow**2 / reference  # Pa/m
+    rows = [(f.REYNOLDS, f"{figure(facts['reynolds'])} ({_reynolds_basis(setup.configuration)})")]
+    if facts["heated"]:
+        warmest = float(units.temperature(run.temperature)[~run.solid].max())
+        rows.append((f.TEMPERATURE_RANGE, f"from the inflow's {figure(AMBIENT, '°C')} up to {figure(warmest, '°C')}"))
+    inflow_mass, outflow_mass = (m * units.velocity * units.dx * FLUIDS[setup.fluid][1] for m in mass_flows(run))
+    wall = figure(wall_band(run.scale) * units.dx * 1e3, "mm")
+    return [
+        *rows,
+        (f.WALL_REVERSE, f"{figure(facts['wall_reverse'] * inflow, 'm/s')} (within {wall} of a wall)"),
+        (f.PROBE, f"varies by {figure(facts['probe_variation'] * inflow, 'm/s')}"),
+        (f.GRADIENT, f"{figure(gradient, 'Pa/m')} (inlet and outlet strips excluded)"),
+        (
+            f.MASS_FLOW,
+            f"{figure(inflow_mass, 'kg/s')} / {figure(outflow_mass, 'kg/s')} (means over the averaging window)",
+        ),
+    ]
+
+
+def flow_results(run: FlowRun, units: FlowUnits, disclosure: Disclosure) -> list[tuple[str, str]]:
+    """The flow results a disclosure states: every computed figure, the raw results, or none."""
+    if disclosure == Disclosure.FULL:
+        return flow_details(run, units)
+    return raw_flow_details(run, units) if disclosure == Disclosure.RAW else []
+
+
 def _reynolds_basis(configuration: str) -> str:
     return {
         "channel": "on the hydraulic diameter, twice the channel height",
@@ -408,12 +523,15 @@ def _reynolds_basis(configuration: str) -> str:
     }.get(configuration, "on the cylinder diameter")
 
 
-def settling_lines(run: FlowRun, units: FlowUnits) -> list[tuple[str, str]]:
-    """How long the run went and why it stopped there, the averaging window, and the lattice's resolution."""
+def settling_lines(run: FlowRun, units: FlowUnits, disclosure: Disclosure = Disclosure.FULL) -> list[tuple[str, str]]:
+    """How long the run went and why it stopped there, the averaging window, and the lattice's resolution (past
+    :attr:`Disclosure.FULL`, the lengths alone: why a run stopped names what its flow does)."""
     facts, settling = run.facts, run.settling
     first, last = run.window
     span = f"{figure(first * units.dt, 's')} to {figure(last * units.dt, 's')}"
-    if settling.get("periods"):
+    if disclosure != Disclosure.FULL:
+        stop, window = "run until the flow settled (SeeSim's generator documents the rule)", span
+    elif settling.get("periods"):
         stop = (
             f"run until the shedding amplitude at the probe changed by {figure(100 * settling['amplitude_change'])} % "
             f"over the last three periods (below {100 * SETTLED_CHANGE:g} %)"
@@ -441,8 +559,8 @@ def _resolved(configuration: str) -> str:
     return {"channel": "the channel", "step": "the step height"}.get(configuration, "the cylinder diameter")
 
 
-def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
-    """The report of one flow simulation."""
+def flow_report(run: FlowRun, units: FlowUnits, name: str, disclosure: Disclosure = Disclosure.FULL) -> str:
+    """The report of one flow simulation, stating as much as ``disclosure`` says."""
     setup, facts = run.setup, run.facts
     nu, density, expansion = FLUIDS[setup.fluid]
     ny, nx = run.solid.shape
@@ -503,7 +621,7 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
         ("Time step" if units.transient else "Pseudo time step", figure(units.dt, "s")),
         ("Steps run", str(run.steps)),
     ] + ([("Physical time simulated", figure(run.steps * units.dt, "s"))] if units.transient else [])
-    run_info += settling_lines(run, units)
+    run_info += settling_lines(run, units, disclosure)
     results = [
         ("Maximum velocity magnitude", figure(float(speed[fluid].max()), "m/s")),
         (
@@ -515,7 +633,7 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
             figure(facts["pressure_drop"] * units.pressure, "Pa", pressure_scale),
         ),
         ("Probe position", f"x = {probe_x:.4g} mm, y = {probe_y:.4g} mm"),
-        *flow_details(run, units),
+        *flow_results(run, units, disclosure),
     ]
     return "\n".join(
         [
@@ -545,6 +663,6 @@ def flow_report(run: FlowRun, units: FlowUnits, name: str) -> str:
                 ],
             ),
             _table("Run information", run_info),
-            _table("Results (end of run)", results),
+            *([_table("Results (end of run)", results)] if disclosure != Disclosure.SETUP else []),
         ]
     )

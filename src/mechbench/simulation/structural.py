@@ -137,6 +137,12 @@ class StructuralRun:
     field_limit: float
     """The material limit of the plotted field (yield strength, or tensile strength): the outline on the plots."""
     facts: dict = field(default_factory=dict)
+    linear_frames: list[Frame] = field(default_factory=list)
+    """The same instants as :attr:`frames`, as the linear analysis computes them at the applied load (no state past
+    a limit): what SeeSim's higher levels plot."""
+    linear: dict = field(default_factory=dict)
+    """Raw results of the linear analysis at the shown instant (peaks, section, displacement), at the facts'
+    precision: what SeeSim's higher levels print instead of the state and the derived figures."""
 
     def plotted(self, stress: np.ndarray) -> np.ndarray:
         """The plotted field (MPa) of a stress state."""
@@ -773,6 +779,24 @@ def run_structural(setup: StructuralSetup) -> StructuralRun:
         "element_size": part.shape.size,
     }
     run.facts = rounded(facts)  # type: ignore[assignment]
+    run.linear_frames = [
+        Frame(response.labels[k], model.vertex_displacement(response.states[k].u), response.states[k].vertex)
+        for k in frame_steps
+    ]
+    linear_s1, linear_s2 = principal(state.vertex)
+    run.linear = rounded(
+        {
+            "von_mises_peak": float(von_mises(state.vertex).max()),
+            "sigma1_peak": float(linear_s1.max()),
+            "sigma2_peak": float(linear_s2.min()),
+            "plotted_scale": max(float(plotted_field(material, f.stress).max()) for f in run.linear_frames) or 1.0,
+            "plotted_low": min(0.0, min(float(plotted_field(material, f.stress).min()) for f in run.linear_frames)),
+            "max_displacement": float(np.hypot(*model.vertex_displacement(state.u)).max()),
+            "axial_stress": cut.axial,
+            "bending_stress": cut.bending,
+            "static_peaks": [i * material.yield_strength for i in peaks] if peaks and material.ductile else None,
+        }
+    )
     return run
 
 

@@ -162,7 +162,9 @@ def rows(seesim_root: Path, domain: str) -> list[dict[str, Any]]:
                         "question_type": QUESTION_TYPES[evidence.get("threshold") is not None],
                     }
                 )
-        for fact, question, unit, edges in VALUE_QUESTIONS[domain]:
+        # Above SeeSim's level 1 the figures these ask for are withdrawn or printed as the linear result, not the
+        # state the facts hold: a level-2 or level-3 file asks its Yes/No facts alone.
+        for fact, question, unit, edges in VALUE_QUESTIONS[domain] if entry.get("level", 1) == 1 else ():
             value = entry["facts"].get(fact)
             if not isinstance(value, int | float) or not math.isfinite(value):
                 continue

@@ -47,6 +47,14 @@ def generate_seesim_command(
             "questions), each in OUTPUT/<benchmark>."
         ),
     ] = True,
+    difficulty: Annotated[
+        str,
+        typer.Option(
+            help="Level 1 (the details box states every figure the answers are decided on), 2 (the inputs and the "
+            "raw results: the derived figures are the model's to form), 3 (the set-up and the fields with their "
+            "colour bars), or mix (the levels in turn); docs/headroom.md."
+        ),
+    ] = "1",
     executor: ExecutorOption = "local",
     workers: WorkersOption = None,
     ray_address: RayAddressOption = None,
@@ -57,13 +65,22 @@ def generate_seesim_command(
     OUTPUT/openseesime/{structural,fluid})."""
     from mechbench import registry
     from mechbench.benchmarks.seesim.generated_set import write_seesim
+    from mechbench.benchmarks.seesim.levels import NUMBERS
     from mechbench.benchmarks.seesim.protocol import DOMAINS
+    from mechbench.harness.commands import difficulty_level
 
+    level = difficulty_level(difficulty, NUMBERS)
     settings = executor_args(executor, workers, ray_address)
     generation_target(output, n, overwrite, least=MIN_SIMULATIONS, why=BALANCED)
     try:
         table = write_seesim(
-            output, n, seed, questions, warn=lambda m: typer.echo(f"warning: {m}", err=True), **settings
+            output,
+            n,
+            seed,
+            questions,
+            warn=lambda m: typer.echo(f"warning: {m}", err=True),
+            difficulty=level,
+            **settings,
         )
         unasked = [domain for domain in DOMAINS if not any(r["domain"] == domain for r in table["questions"].values())]
         if len(unasked) == len(DOMAINS):  # never a set that asks nothing, nor a share of no answers printed
@@ -77,7 +94,8 @@ def generate_seesim_command(
         lines = [f"{e.title}: {e.derive(output, output / e.name)}" for e in derivers]  # type: ignore[misc]
     except MechbenchError as error:
         fail(str(error))
-    typer.echo(f"wrote {n} structural and {n} fluid simulations to {output}")
+    at = "levels 1-3 in turn" if level is None else f"level {level}"
+    typer.echo(f"wrote {n} structural and {n} fluid simulations ({at}) to {output}")
     for line in lines:
         typer.echo(line)
     typer.echo(

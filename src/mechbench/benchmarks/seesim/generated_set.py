@@ -20,6 +20,8 @@ from typing import Any
 
 from mechbench.benchmarks.seesim import rules
 from mechbench.benchmarks.seesim.dataset import BENCHMARK_FILE, benchmark_root, read_blocks
+from mechbench.benchmarks.seesim.level_rules import at_level, flow_readings, structural_readings
+from mechbench.benchmarks.seesim.levels import LEVELS, Level, level_of
 from mechbench.benchmarks.seesim.protocol import DOMAINS, FLUID_FILE_OFFSET
 from mechbench.benchmarks.seesim.scenarios import draw_setup, template_order
 from mechbench.core.errors import DataSourceError, MechbenchError, reason_of
@@ -27,8 +29,10 @@ from mechbench.core.executor import run_batch
 from mechbench.core.precision import rounded
 from mechbench.core.threads import one_blas_thread
 from mechbench.simulation import flow, structural
+from mechbench.simulation.flow import FlowRun
 from mechbench.simulation.media import flow_image, flow_video, structural_image, structural_video
 from mechbench.simulation.reports import flow_report, structural_report
+from mechbench.simulation.structural import StructuralRun
 from mechbench.simulation.units import flow_units
 
 GENERATOR_VERSION = "6"
@@ -64,40 +68,58 @@ def _json_safe(value: Any) -> Any:
     return value
 
 
-def simulate(job: tuple[str, int, int]) -> dict[str, Any]:
-    """Simulation ``index`` of ``domain`` for ``seed``: media bytes, report, facts, answers with their evidence and
-    the questions not asked of it (one BLAS thread)."""
-    domain, seed, index = job
+def shown(domain: str, run: StructuralRun | FlowRun, name: str, level: Level) -> dict[str, Any]:
+    """A solved simulation as ``level`` shows it: its image, video and report, the figures they print, and the
+    answers asked with their evidence and the questions not asked with the reason."""
+    disclosure = level.disclosure
+    if isinstance(run, StructuralRun):
+        png = structural_image(run, disclosure)
+        gif, text = structural_video(run, disclosure), structural_report(run, name, disclosure)
+        readings = structural_readings(run)
+    else:
+        units = flow_units(run)
+        png, gif = flow_image(run, units, disclosure), flow_video(run, units, disclosure)
+        text, readings = flow_report(run, units, name, disclosure), flow_readings(run, units)
+    decisions = at_level(domain, run.facts, readings, level)
+    result = {
+        "png": png,
+        "gif": gif,
+        "text": text,
+        "answers": rules.answers_of(decisions),
+        "evidence": _json_safe(rules.evidence_of(decisions)),
+        "not_asked": rules.not_asked_of(decisions),
+    }
+    if level.number != 1:  # level 1's records are as they always were (same seed, same bytes)
+        result["level"] = level.number
+        result["readings"] = _json_safe(readings)
+    return result
+
+
+def simulate(job: tuple[str, int, int] | tuple[str, int, int, int | None]) -> dict[str, Any]:
+    """Simulation ``index`` of ``domain`` for ``seed`` at a difficulty (level 1, or None for the levels in turn):
+    media bytes, report, facts, answers with their evidence and the questions not asked of it (one BLAS thread).
+    Every level draws the same simulation: only its media and the questions asked differ."""
+    domain, seed, index, *rest = job
     rng = random.Random(f"seesim:{GENERATOR_VERSION}:{seed}:{domain}:{index}")
     order = template_order(domain, seed, GENERATOR_VERSION)
-    name = media_file_name(index)  # the report is titled with its own file's name (fluid questions are keyed +6)
     with one_blas_thread():
         for _ in range(MAX_DRAWS):
             try:
                 setup = draw_setup(domain, index, order, rng)
-                if domain == "structural":
-                    run = structural.run_structural(setup)  # type: ignore[arg-type]
-                    png, gif, text = structural_image(run), structural_video(run), structural_report(run, name)
-                else:
-                    run = flow.run_flow(setup)  # type: ignore[arg-type]
-                    units = flow_units(run)
-                    png, gif, text = flow_image(run, units), flow_video(run, units), flow_report(run, units, name)
+                run = structural.run_structural(setup) if domain == "structural" else flow.run_flow(setup)  # type: ignore[arg-type]
                 break
             except FloatingPointError:
                 continue  # a run that left its regime is drawn again from the same stream (same seed, same bytes)
         else:
             raise GeneratorError(f"{domain} simulation {index}: {MAX_DRAWS} draws in a row left the model's regime")
+        # the report is titled with its own file's name (fluid questions are keyed +6)
+        media = shown(domain, run, media_file_name(index), level_of(index, rest[0] if rest else 1))
     return {
         "domain": domain,
         "index": index,
-        "png": png,
-        "gif": gif,
-        "text": text,
         "setup": rounded(asdict(setup)),
         "facts": _json_safe(run.facts),
-        "answers": rules.answers(domain, run.facts),
-        "evidence": _json_safe(rules.evidence(domain, run.facts)),
-        "not_asked": rules.not_asked(domain, run.facts),
+        **media,
     }
 
 
@@ -138,14 +160,16 @@ def write_seesim(
     seed: int,
     questions: str | None = None,
     warn: Callable[[str], None] = print,
+    difficulty: int | None = 1,
     **executor: Any,
 ) -> dict[str, Any]:
-    """``n`` structural and ``n`` fluid simulations under ``out`` in the SeeSim layout; returns the balance table.
+    """``n`` structural and ``n`` fluid simulations under ``out`` in the SeeSim layout at ``difficulty`` (a level of
+    :mod:`~mechbench.benchmarks.seesim.levels`, or None for the levels in turn); returns the balance table.
 
     Same seed, same bytes: every simulation draws from its own stream, and no file holds a timestamp.
     """
     wording, wording_source = question_wording(questions, warn)
-    jobs = [(domain, seed, i) for domain in DOMAINS for i in range(n)]
+    jobs = [(domain, seed, i, difficulty) for domain in DOMAINS for i in range(n)]
     results = run_batch(simulate, jobs, **{"chunk_size": 1, **executor})
     qa: dict[str, Any] = {
         "generator": {
@@ -156,6 +180,9 @@ def write_seesim(
             "question_wording": "published" if wording_source != "mechbench" else "mechbench",
         }
     }
+    if difficulty != 1:  # level 1's files are as they always were
+        qa["generator"]["difficulty"] = "mix" if difficulty is None else difficulty
+        qa["generator"]["levels"] = {str(k): v.shows for k, v in LEVELS.items()}
     manifest: dict[str, Any] = {
         "generator": qa["generator"],
         "derivations": {},
@@ -182,7 +209,9 @@ def write_seesim(
         (base / "text" / f"{data_name}.txt").write_text(result["text"], encoding="utf-8")
         qa[domain]["files"][key] = {"answers": result["answers"]}
         manifest["files"][f"{domain}/{key}"] = {
-            k: result[k] for k in ("setup", "facts", "answers", "evidence", "not_asked", "balanced_out")
+            k: result[k]
+            for k in ("setup", "facts", "answers", "evidence", "not_asked", "balanced_out", "level", "readings")
+            if k in result
         }
     (out / "benchmark").mkdir(parents=True, exist_ok=True)
     (out / "benchmark" / BENCHMARK_FILE).write_text(json.dumps(qa, indent=1, sort_keys=True) + "\n")

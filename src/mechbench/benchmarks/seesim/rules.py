@@ -700,16 +700,31 @@ def decide(domain: str, facts: dict) -> dict[str, Decision]:
     return {rule.qid: rule.decide(facts) for rule in RULES[domain]}
 
 
+def answers_of(decisions: dict[str, Decision]) -> dict[str, bool]:
+    """The asked questions' answers among ``decisions``."""
+    return {qid: d.answer for qid, d in decisions.items() if d.answer is not None}
+
+
+def evidence_of(decisions: dict[str, Decision]) -> dict[str, dict]:
+    """The asked answers' evidence among ``decisions``, as ``generated.json`` keeps it."""
+    return {qid: asdict(d.evidence) for qid, d in decisions.items() if d.evidence is not None}
+
+
+def not_asked_of(decisions: dict[str, Decision]) -> dict[str, str]:
+    """Why each question not asked among ``decisions`` is not asked."""
+    return {qid: d.not_asked for qid, d in decisions.items() if d.answer is None and d.not_asked}
+
+
 def answers(domain: str, facts: dict) -> dict[str, bool]:
     """Each asked question's answer for one simulation's facts (questions not asked of it are omitted)."""
-    return {qid: d.answer for qid, d in decide(domain, facts).items() if d.answer is not None}
+    return answers_of(decide(domain, facts))
 
 
 def evidence(domain: str, facts: dict) -> dict[str, dict]:
     """Each asked answer's evidence, as ``generated.json`` keeps it."""
-    return {qid: asdict(d.evidence) for qid, d in decide(domain, facts).items() if d.evidence is not None}
+    return evidence_of(decide(domain, facts))
 
 
 def not_asked(domain: str, facts: dict) -> dict[str, str]:
     """Why each question not asked of this simulation is not asked."""
-    return {qid: d.not_asked for qid, d in decide(domain, facts).items() if d.answer is None and d.not_asked}
+    return not_asked_of(decide(domain, facts))
