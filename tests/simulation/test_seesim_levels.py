@@ -4,6 +4,7 @@ the figures the level prints (read back from the report's text, not from the gen
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 
@@ -29,6 +30,7 @@ STRUCTURAL = {
     "steel well below yield": StructuralSetup("plate_hole", STEEL, 6, "static", "none", False, 2.5, "0.5"),
     "glass below its strength": StructuralSetup("plate_hole", GLASS, 6, "static", "none", False, 2.5, "0.5"),
     "cyclic steel": StructuralSetup("cantilever", STEEL, 6, "cyclic", "none", False, 1.2, "0.5", cycles=1e7),
+    "slender strut": StructuralSetup("column", STEEL, 4, "static", "none", False, 2.0, "0.3"),
 }
 FLUID = {
     "heated cylinder": FlowSetup("heated_cylinder", 30, 1.0, 0, "air", 0.02, False),
@@ -119,6 +121,27 @@ def test_every_strength_question_asked_above_level_one_is_decided_by_the_figures
     assert levels["steel past yield"][3]["answers"][exceeds] is True
 
 
+def test_buckling_is_asked_above_level_one_only_where_a_hand_euler_load_from_the_set_up_decides_it(
+    levels: dict[str, dict[int, dict]],
+) -> None:
+    """The strut's answer re-formed from its level-3 report: π²E·(d t³/12)/(2L)² over the load, against the larger
+    of 3 and the strength factor of safety; a plate only pulled is asked it too (nothing is compressed)."""
+    buckling, safety = "f68a3b09d15c7246a05f", "r80c6d90f47c0329649f"
+    text = levels["slender strut"][3]["text"]
+    length, depth = (float(v) for v in re.search(r"Bounding box\s+([\d.]+) mm × ([\d.]+) mm", text).groups())  # type: ignore[union-attr]
+    thickness, young = _figure(text, "Thickness"), _figure(text, "Young's modulus")
+    load = float(re.search(r"axial compression on the right end, ([\d.e+]+) N", text).group(1))  # type: ignore[union-attr]
+    factor = math.pi**2 * young * depth * thickness**3 / 12 / (2 * length) ** 2 / load
+    peak = float(re.search(r"to ([\d.]+) MPa", text.split(LEGEND)[1]).group(1))  # type: ignore[union-attr]
+    bound = max(3.0, _figure(text, "Tensile yield strength") / peak)
+    assert factor * rules.MARGIN <= bound
+    for level in (1, 2, 3):
+        assert levels["slender strut"][level]["answers"][buckling] is True
+        assert levels["slender strut"][level]["answers"][safety] is (min(factor, bound) > 1)
+        assert levels["steel well below yield"][level]["answers"][buckling] is False
+    assert levels["cyclic steel"][3]["not_asked"][buckling].startswith("level 3: ")
+
+
 def test_a_heated_flows_buoyancy_is_asked_at_every_level_from_the_set_up(levels: dict[str, dict[int, dict]]) -> None:
     natural = "x46c2d01f03c6546905f"
     for level in (1, 2, 3):
@@ -151,8 +174,6 @@ def test_questions_withdrawn_at_a_level_say_why_and_nothing_asked_lacks_its_evid
             for qid in shown_at[1]["answers"]:
                 if qid not in at["answers"]:
                     assert at["not_asked"][qid].startswith(f"level {level}: "), (name, qid)
-        # The buckling multiplier is withdrawn: the question is never asked above level 1.
-        assert all("f68a3b09d15c7246a05f" not in shown_at[n]["answers"] for n in (2, 3))
 
 
 def test_a_mixed_set_is_balanced_per_question_and_says_its_levels(tmp_path: Path) -> None:

@@ -279,7 +279,17 @@ DETAILS = "Details (at the instant evaluated)"
 
 
 def _structural_rows(run: StructuralRun, disclosure: Disclosure) -> list[tuple[str, str]]:
+    part = run.part
+    inputs = (  # past FULL the box states what a reader forms the derived figures from
+        [
+            ("Geometry", f"{part.title}, {part.width:.4g} mm × {part.height:.4g} mm, {part.thickness:g} mm thick"),
+            ("Young's modulus", f"{run.material.young:.4g} MPa"),
+        ]
+        if disclosure != Disclosure.FULL
+        else []
+    )
     return [
+        *inputs,
         ("Material", run.material.name),
         *material_lines(run),
         ("Load", f"{run.part.load}, {run.load_newtons:.4g} N" if run.load_newtons else "none"),
