@@ -7,8 +7,11 @@ Calibration: ``mechbench.core.irt.fit_2pl`` on simulated 2PL answers of ``--mode
 (each asked of every responder), median of three fits. The adaptive loop: what HandCalc's adaptive solver does
 around one model call (the next level from the estimate, the item generated at it, its message with the drawing or
 as text, the reply read and the posterior updated), with the oracle's reply, median and worst over ``--steps``
-items; its peer is the item's generation alone (what a fixed set spends per item before the call). Each timed alone
-and beside a CPU-bound process, in this process after a warm-up. Prints a table and writes JSON next to it.
+items; its peer is the item's generation alone (what a fixed set spends per item before the call). And what the
+adaptive solver itself adds to a session's time per item beyond the model's call: the solver run over ``--steps``
+items with a stand-in model that takes ``--call`` seconds and answers right (it prepares the next items while the
+model answers). Each timed alone and beside a CPU-bound process, in this process after a warm-up. Prints a table and
+writes JSON next to it.
 """
 
 from __future__ import annotations
@@ -75,11 +78,51 @@ def _adaptive(steps: int, presentation: str) -> tuple[list[float], list[float]]:
     return loop, peer
 
 
+def _solver_latency(steps: int, presentation: str, call: float) -> list[float]:
+    """Seconds the adaptive solver adds per item beyond a model call of ``call`` seconds (HandCalc's items)."""
+    import dataclasses
+
+    import anyio
+    from inspect_ai.model import ModelName, ModelOutput
+    from inspect_ai.solver import TaskState
+
+    from mechbench.benchmarks.hand_calc.adaptive import adaptive_items
+    from mechbench.benchmarks.hand_calc.prompts import target
+    from mechbench.harness.adaptive import adaptive_solver
+
+    items = adaptive_items(presentation)
+    shown: dict[int, object] = {}
+
+    def message(item: object) -> object:
+        made = items.message(item)
+        shown[id(made)] = item
+        return made
+
+    solve = adaptive_solver(dataclasses.replace(items, message=message), budget=steps, target_se=1e-6)
+    ends: list[float] = []
+
+    async def generate(state: TaskState, **_: object) -> TaskState:
+        ends.append(time.perf_counter())  # the call starts: the solver's work since the last call ended is done
+        await anyio.sleep(call)
+        state.output = ModelOutput.from_content("stand-in", target(shown[id(state.messages[0])]))
+        ends.append(time.perf_counter())
+        return state
+
+    async def session() -> None:
+        state = TaskState(ModelName("mockllm/model"), "s", 1, "", [], metadata={"seed": 11, "session": 0})
+        await solve(state, generate)  # type: ignore[arg-type]
+
+    anyio.run(session)
+    # between one call's end and the next call's start: what the solver adds per item beyond the call
+    return [start - end for end, start in zip(ends[1::2], ends[2::2], strict=False)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=int, default=10)
     parser.add_argument("--items", type=int, default=2000)
     parser.add_argument("--steps", type=int, default=40)
+    parser.add_argument("--call", type=float, default=2.0, help="seconds the stand-in model takes per answer")
     args = parser.parse_args()
     rows = []
     for hog in (False, True):
@@ -92,6 +135,9 @@ def main() -> None:
                 row[f"{presentation}_loop_ms"] = 1000 * statistics.median(loop)
                 row[f"{presentation}_loop_worst_ms"] = 1000 * max(loop)
                 row[f"{presentation}_generation_ms"] = 1000 * statistics.median(peer)
+                added = _solver_latency(min(args.steps, 20), presentation, args.call)
+                row[f"{presentation}_added_ms"] = 1000 * statistics.median(added)
+                row[f"{presentation}_added_worst_ms"] = 1000 * max(added)
             rows.append(row)
         finally:
             if beside:
@@ -99,14 +145,16 @@ def main() -> None:
     title = f"IRT: calibrating {args.models} models × {args.items} items; the adaptive loop per item (HandCalc)"
     lines = [title, ""]
     lines += ["| beside a CPU hog | calibration, median (worst) | adaptive loop, text: median (worst) / generation "
-              "alone | adaptive loop, drawing: median (worst) / generation alone |", "|---|---|---|---|"]  # fmt: skip
+              "alone | adaptive loop, drawing: median (worst) / generation alone | the solver's time between "
+              f"calls of {args.call:g} s, text / drawing: median (worst) |", "|---|---|---|---|---|"]  # fmt: skip
     for r in rows:
         text, drawn = (
             f"{r[f'{p}_loop_ms']:.1f} ms ({r[f'{p}_loop_worst_ms']:.1f}) / {r[f'{p}_generation_ms']:.1f} ms"
             for p in ("text", "drawing")
         )
         fit = f"{r['calibration_s']:.2f} s ({r['calibration_worst_s']:.2f})"
-        lines.append(f"| {'yes' if r['hog'] else 'no'} | {fit} | {text} | {drawn} |")
+        added = " / ".join(f"{r[f'{p}_added_ms']:.1f} ms ({r[f'{p}_added_worst_ms']:.1f})" for p in ("text", "drawing"))
+        lines.append(f"| {'yes' if r['hog'] else 'no'} | {fit} | {text} | {drawn} | {added} |")
     publish("irt_speed", "\n".join(lines), rows)
 
 

@@ -16,12 +16,15 @@ the report's ability rows and tables (the same for every benchmark).
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
@@ -155,23 +158,62 @@ def sessions_dataset(benchmark: str, title: str, sessions: int, seed: int) -> Me
     )
 
 
+PREPARER = ThreadPoolExecutor(1, thread_name_prefix="mechbench-adaptive-items")
+"""The one thread items are prepared in, whichever session asks: a drawing is matplotlib's work, which is not made
+for two threads drawing at once."""
+
+
+def _prepare(items: AdaptiveItems, stream: int, step: int, level: int) -> Future:
+    """Item ``step`` of ``stream`` at ``level`` and its message (the drawing made), being prepared."""
+
+    def both() -> tuple[Any, ChatMessageUser]:
+        item = items.make(stream, step, level)
+        return item, items.message(item)
+
+    return PREPARER.submit(both)
+
+
+def reachable(running: Posterior, level: int, levels: Sequence[int]) -> list[int]:
+    """The levels the next item can be at once an item of ``level`` is answered, whatever share it earns: the
+    estimate rises with the share, so they lie between the levels after a wrong and after a right answer. Those two
+    come first (an answer is most often all right or all wrong), then the levels between."""
+    ends = []
+    for share in (1.0, 0.0):
+        trial = copy.deepcopy(running)
+        trial.add(share, DISCRIMINATION, float(level))
+        ends.append(next_level(trial.summary().theta, levels))
+    between = [k for k in range(min(ends) + 1, max(ends)) if k not in ends]
+    return list(dict.fromkeys(ends)) + between
+
+
 @solver
 def adaptive_solver(items: AdaptiveItems, budget: int, target_se: float, oracle: bool = False) -> Solver:
     """Ask fresh items at the estimated ability until its standard error is ``target_se`` or ``budget`` items are
-    asked; ``oracle`` answers each item with its correct reply (no model)."""
+    asked; ``oracle`` answers each item with its correct reply (no model).
+
+    While the model answers, the items the answer can lead to (:func:`reachable`, one to three levels) are prepared
+    in a thread, so that a drawing is not made between the answer and the next call: the same items as made after
+    the answer (an item depends on its stream, step and level alone)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         seed, session = int(state.metadata["seed"]), int(state.metadata["session"])
+        stream = seed * 1000 + session
         running = posterior()
         asked: list[dict[str, Any]] = []
         found = running.summary()
+        ahead: dict[int, Future] = {}
         for step in range(budget):
             level = next_level(found.theta, items.levels)
-            item = items.make(seed * 1000 + session, step, level)
             if oracle:
+                item = items.make(stream, step, level)
                 reply = items.reply(item)
             else:
-                state.messages = [items.message(item)]
+                ready = ahead.pop(level, None) or _prepare(items, stream, step, level)
+                _drop(ahead)
+                item, message = await anyio.to_thread.run_sync(ready.result)
+                if step + 1 < budget:
+                    ahead = {k: _prepare(items, stream, step + 1, k) for k in reachable(running, level, items.levels)}
+                state.messages = [message]
                 state = await generate_checked(state, generate)
                 reply = state.output.completion
             note: dict[str, str] = {}
@@ -184,11 +226,19 @@ def adaptive_solver(items: AdaptiveItems, budget: int, target_se: float, oracle:
                           "theta": found.theta, "se": found.se, **note})  # fmt: skip
             if found.se <= target_se:
                 break
+        _drop(ahead)
         state.store.set(SESSION_KEY, {"items": asked, "theta": found.theta, "se": found.se, "low": found.low,
                                       "high": found.high})  # fmt: skip
         return state
 
     return solve
+
+
+def _drop(ahead: dict[int, Future]) -> None:
+    """Let go of items being prepared for levels the session does not go to (one already started ends on its own)."""
+    for future in ahead.values():
+        future.cancel()
+    ahead.clear()
 
 
 @scorer(metrics=[mean()])
