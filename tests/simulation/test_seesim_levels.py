@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from mechbench.benchmarks.openseesime.generated_set import rows, value_questions
 from mechbench.benchmarks.seesim import rules
 from mechbench.benchmarks.seesim.generated_set import shown, write_seesim
 from mechbench.benchmarks.seesim.levels import LEVELS, withdrawn
@@ -184,6 +185,18 @@ def test_a_mixed_set_is_balanced_per_question_and_says_its_levels(tmp_path: Path
     assert qa["generator"]["difficulty"] == "mix" and set(qa["generator"]["levels"]) == {"1", "2", "3"}
     manifest = json.loads((tmp_path / "generated.json").read_text())
     assert [manifest["files"][f"structural/File_{k}"].get("level", 1) for k in (1, 2, 3)] == [1, 2, 3]
+    # OpenSeeSimE's rows written from it: every level's Yes/No facts, and value ranges from level-1 files alone
+    levels_asked = set()
+    for domain in ("structural", "fluid"):
+        for row in rows(tmp_path, domain):
+            index = int(row["source_file"].rsplit("_", 1)[1])
+            entry = manifest["files"][f"{domain}/File_{index + (6 if domain == 'fluid' else 0)}"]
+            levels_asked.add(entry.get("level", 1))
+            assert row["question_type"] != "value range" or entry.get("level", 1) == 1
+    assert levels_asked == {1, 2, 3}
+    for key, entry in manifest["files"].items():
+        domain = key.split("/")[0]
+        assert bool(value_questions(domain, entry)) is (entry.get("level", 1) == 1)
 
 
 def test_the_command_takes_a_level_and_refuses_one_it_lacks(tmp_path: Path) -> None:

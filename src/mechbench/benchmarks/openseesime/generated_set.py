@@ -65,6 +65,12 @@ EDGE_CLEARANCE = 0.05
 rounding or reading of it off the edge)."""
 
 
+def value_questions(domain: str, entry: dict[str, Any]) -> tuple[tuple[str, str, str, tuple[float, float, float]], ...]:
+    """The figures a generated SeeSim file is asked as ranges: above SeeSim's level 1 none, since their figures are
+    withdrawn or printed as the linear result, not the state the facts hold (its Yes/No facts are still asked)."""
+    return VALUE_QUESTIONS[domain] if entry.get("level", 1) == 1 else ()
+
+
 def range_choices(edges: tuple[float, float, float], unit: str) -> list[str]:
     """The four ranges of a value question, in order."""
     suffix = f" {unit}" if unit else ""
@@ -162,9 +168,7 @@ def rows(seesim_root: Path, domain: str) -> list[dict[str, Any]]:
                         "question_type": QUESTION_TYPES[evidence.get("threshold") is not None],
                     }
                 )
-        # Above SeeSim's level 1 the figures these ask for are withdrawn or printed as the linear result, not the
-        # state the facts hold: a level-2 or level-3 file asks its Yes/No facts alone.
-        for fact, question, unit, edges in VALUE_QUESTIONS[domain] if entry.get("level", 1) == 1 else ():
+        for fact, question, unit, edges in value_questions(domain, entry):
             value = entry["facts"].get(fact)
             if not isinstance(value, int | float) or not math.isfinite(value):
                 continue
