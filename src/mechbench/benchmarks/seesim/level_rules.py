@@ -28,12 +28,6 @@ from mechbench.simulation.units import FlowUnits
 
 Readings = dict[str, Any]
 Bounds = tuple[float, float]
-CATEGORICAL = {
-    "e57f1d63c42a0589b63e",  # the von Mises criterion: the material's ductility
-    "o57f3a01c14f7766316c",  # symmetric loading: the set-up
-    "q79b5c63e36b9108538e",  # a ductile material
-    "s91d7e26a58d1540750a",  # rigid-body motion: supports and load
-}
 
 
 def printed(value: float | None) -> float | None:
@@ -366,7 +360,7 @@ def at_level(domain: str, facts: dict, readings: Readings, level: Level) -> dict
         if decision.answer is None:
             out[qid] = decision
             continue
-        if categorical or (domain == "structural" and qid in CATEGORICAL):
+        if categorical:
             out[qid] = _still_shown(decision, withdrawn(level.number, domain))
             continue
         derive = table.get(qid)
